@@ -1,0 +1,257 @@
+import * as v from 'valibot';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Every `APP_*` setting, parsed once into one typed, frozen object (contract §4). Invalid input
+ * stops startup with one message listing every bad or missing setting; secret values are never
+ * echoed.
+ */
+export type Environment = 'dev' | 'beta' | 'prod';
+export type EmailProviderName = 'stub' | 'postmark' | 'ses' | 'azure';
+
+export interface AppConfig {
+  environment: Environment;
+  mode: 'b2c' | 'b2b';
+  port: number;
+  baseWebUrl: string;
+  baseApiUrl: string;
+  corsOrigins: readonly string[];
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  rateLimitStorageUri: string;
+  trustedProxyHops: number;
+  sessionCookieName: string;
+  sessionCookieMaxAge: number;
+  cronSecret: string;
+  cronSessionRetentionDays: number;
+  jwtSecretKey: string;
+  idp: { issuer: string; clientId: string; clientSecret: string } | undefined;
+  email: EmailConfig;
+  passwordHashCost: number;
+  stripe: { apiKey: string; webhookSecret: string } | undefined;
+  openai: { apiKey: string; model: string; baseUrl: string | undefined } | undefined;
+  logLevel: string;
+}
+
+export type EmailConfig =
+  | { provider: 'stub' }
+  | { provider: 'postmark'; apiKey: string; senderAddress: string; senderName: string }
+  | { provider: 'ses'; region: string; senderAddress: string; senderName: string }
+  | { provider: 'azure'; connectionString: string; senderAddress: string };
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const SECRET_SETTINGS = ['APP_CRON_SECRET', 'APP_JWT_SECRET_KEY'] as const;
+
+type Env = Record<string, string | undefined>;
+
+const intIn = (min: number, max: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d+$/, 'must be a whole number'),
+    v.transform(Number),
+    v.number(),
+    v.minValue(min, `must be at least ${min}`),
+    v.maxValue(max, `must be at most ${max}`),
+  );
+
+const url = v.pipe(v.string(), v.url('must be a URL'));
+const nonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
+const secret = v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'));
+
+const rawSchema = v.object({
+  APP_ENVIRONMENT: v.optional(v.picklist(['dev', 'beta', 'prod'], 'must be dev, beta or prod'), 'dev'),
+  APP_MODE: v.optional(v.picklist(['b2c', 'b2b'], 'must be b2c or b2b'), 'b2c'),
+  APP_PORT: v.optional(intIn(0, 65535), '8000'),
+  APP_BASE_WEB_URL: v.optional(url),
+  APP_BASE_API_URL: v.optional(url),
+  APP_CORS_ORIGINS: v.optional(v.string()),
+  APP_DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'))),
+  APP_DATA_DIR: v.optional(nonEmpty, './.data'),
+  APP_REDIS_URL: v.optional(v.pipe(v.string(), v.regex(/^rediss?:\/\//, 'must be a redis:// URL'))),
+  APP_RATE_LIMIT_STORAGE_URI: v.optional(
+    v.pipe(v.string(), v.regex(/^(async\+)?(memory:\/\/|rediss?:\/\/)/, 'must be memory://, async+memory://, redis://… or async+redis://…')),
+    'memory://',
+  ),
+  APP_TRUSTED_PROXY_HOPS: v.optional(intIn(0, 32), '1'),
+  APP_SESSION_COOKIE_NAME: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be a valid cookie name')), 'session_id'),
+  APP_SESSION_COOKIE_MAX_AGE: v.optional(intIn(60, 31_536_000), '86400'),
+  APP_CRON_SECRET: v.optional(secret),
+  APP_CRON_SESSION_RETENTION_DAYS: v.optional(intIn(0, 3650), '7'),
+  APP_JWT_SECRET_KEY: v.optional(secret),
+  APP_IDP_ISSUER: v.optional(url, 'https://accounts.google.com'),
+  APP_IDP_CLIENT_ID: v.optional(nonEmpty),
+  APP_IDP_CLIENT_SECRET: v.optional(nonEmpty),
+  APP_EMAIL_PROVIDER: v.optional(v.picklist(['stub', 'postmark', 'ses', 'azure'], 'must be stub, postmark, ses or azure')),
+  APP_POSTMARK_API_KEY: v.optional(nonEmpty),
+  APP_POSTMARK_SENDER_ADDRESS: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
+  APP_POSTMARK_SENDER_NAME: v.optional(nonEmpty),
+  APP_SES_REGION: v.optional(nonEmpty),
+  APP_SES_SENDER_ADDRESS: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
+  APP_SES_SENDER_NAME: v.optional(nonEmpty),
+  APP_AZURE_CONNECTION_STRING: v.optional(v.pipe(v.string(), v.regex(/endpoint=.+;accesskey=.+/i, 'must be an Azure connection string'))),
+  APP_AZURE_SENDER_ADDRESS: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
+  APP_PASSWORD_HASH_COST: v.optional(intIn(4, 15), '11'),
+  APP_STRIPE_API_KEY: v.optional(nonEmpty),
+  APP_STRIPE_WEBHOOK_SECRET: v.optional(nonEmpty),
+  APP_OPENAI_API_KEY: v.optional(nonEmpty),
+  APP_OPENAI_MODEL: v.optional(nonEmpty, 'gpt-5-mini'),
+  APP_OPENAI_BASE_URL: v.optional(url),
+  APP_LOG_LEVEL: v.optional(v.picklist(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']), 'info'),
+});
+
+type Raw = v.InferOutput<typeof rawSchema>;
+
+export interface LoadedConfig {
+  config: AppConfig;
+  /** Non-fatal notices for the log, e.g. secrets generated for this dev process. */
+  warnings: string[];
+}
+
+/** Parses `env` (normally `process.env`). Throws ConfigError listing every problem. */
+export function loadConfig(env: Env): LoadedConfig {
+  const appEnv = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => key.startsWith('APP_') && value !== undefined && value !== ''),
+  );
+  const parsed = v.safeParse(rawSchema, appEnv, { abortEarly: false });
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.issues.map((issue) => {
+        const key = v.getDotPath(issue) ?? 'configuration';
+        return `${key} ${issue.message}`;
+      }),
+    );
+  }
+  return build(parsed.output);
+}
+
+function build(raw: Raw): LoadedConfig {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const dev = raw.APP_ENVIRONMENT === 'dev';
+  const require = <T>(key: keyof Raw, value: T | undefined): T | undefined => {
+    if (value === undefined) problems.push(`${key} is required`);
+    return value;
+  };
+  const devSecret = (key: (typeof SECRET_SETTINGS)[number], value: string | undefined): string => {
+    if (value !== undefined) return value;
+    if (!dev) {
+      problems.push(`${key} is required outside dev`);
+      return '';
+    }
+    warnings.push(`${key} is unset: generated a random value for this process only`);
+    return randomBytes(32).toString('base64url');
+  };
+
+  const baseWebUrl = dev ? (raw.APP_BASE_WEB_URL ?? 'http://localhost:5173') : (require('APP_BASE_WEB_URL', raw.APP_BASE_WEB_URL) ?? '');
+  const baseApiUrl = dev ? (raw.APP_BASE_API_URL ?? 'http://localhost:8000') : (require('APP_BASE_API_URL', raw.APP_BASE_API_URL) ?? '');
+
+  const email = emailConfig(raw, dev, problems);
+  const idp =
+    raw.APP_IDP_CLIENT_ID && raw.APP_IDP_CLIENT_SECRET
+      ? { issuer: raw.APP_IDP_ISSUER, clientId: raw.APP_IDP_CLIENT_ID, clientSecret: raw.APP_IDP_CLIENT_SECRET }
+      : undefined;
+  if (Boolean(raw.APP_IDP_CLIENT_ID) !== Boolean(raw.APP_IDP_CLIENT_SECRET)) {
+    problems.push('APP_IDP_CLIENT_ID and APP_IDP_CLIENT_SECRET must be set together');
+  }
+  const stripe =
+    raw.APP_STRIPE_API_KEY && raw.APP_STRIPE_WEBHOOK_SECRET
+      ? { apiKey: raw.APP_STRIPE_API_KEY, webhookSecret: raw.APP_STRIPE_WEBHOOK_SECRET }
+      : undefined;
+  if (Boolean(raw.APP_STRIPE_API_KEY) !== Boolean(raw.APP_STRIPE_WEBHOOK_SECRET)) {
+    problems.push('APP_STRIPE_API_KEY and APP_STRIPE_WEBHOOK_SECRET must be set together');
+  }
+
+  const cronSecret = devSecret('APP_CRON_SECRET', raw.APP_CRON_SECRET);
+  const jwtSecretKey = devSecret('APP_JWT_SECRET_KEY', raw.APP_JWT_SECRET_KEY);
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const config: AppConfig = {
+    environment: raw.APP_ENVIRONMENT,
+    mode: raw.APP_MODE,
+    port: raw.APP_PORT,
+    baseWebUrl: stripSlash(baseWebUrl),
+    baseApiUrl: stripSlash(baseApiUrl),
+    corsOrigins: corsOrigins(raw, baseWebUrl),
+    databaseUrl: raw.APP_DATABASE_URL,
+    dataDir: raw.APP_DATA_DIR,
+    redisUrl: raw.APP_REDIS_URL,
+    rateLimitStorageUri: raw.APP_RATE_LIMIT_STORAGE_URI,
+    trustedProxyHops: raw.APP_TRUSTED_PROXY_HOPS,
+    sessionCookieName: raw.APP_SESSION_COOKIE_NAME,
+    sessionCookieMaxAge: raw.APP_SESSION_COOKIE_MAX_AGE,
+    cronSecret,
+    cronSessionRetentionDays: raw.APP_CRON_SESSION_RETENTION_DAYS,
+    jwtSecretKey,
+    idp,
+    email,
+    passwordHashCost: raw.APP_PASSWORD_HASH_COST,
+    stripe,
+    openai: raw.APP_OPENAI_API_KEY
+      ? { apiKey: raw.APP_OPENAI_API_KEY, model: raw.APP_OPENAI_MODEL, baseUrl: raw.APP_OPENAI_BASE_URL }
+      : undefined,
+    logLevel: raw.APP_LOG_LEVEL,
+  };
+  return { config: deepFreeze(config), warnings };
+}
+
+function emailConfig(raw: Raw, dev: boolean, problems: string[]): EmailConfig {
+  const provider = raw.APP_EMAIL_PROVIDER ?? (dev ? 'stub' : undefined);
+  const need = (key: keyof Raw): string => {
+    const value = raw[key];
+    if (typeof value !== 'string') {
+      problems.push(`${key} is required when APP_EMAIL_PROVIDER=${provider}`);
+      return '';
+    }
+    return value;
+  };
+  switch (provider) {
+    case undefined:
+      problems.push('APP_EMAIL_PROVIDER is required outside dev');
+      return { provider: 'stub' };
+    case 'stub':
+      return { provider: 'stub' };
+    case 'postmark':
+      return {
+        provider,
+        apiKey: need('APP_POSTMARK_API_KEY'),
+        senderAddress: need('APP_POSTMARK_SENDER_ADDRESS'),
+        senderName: need('APP_POSTMARK_SENDER_NAME'),
+      };
+    case 'ses':
+      return {
+        provider,
+        region: need('APP_SES_REGION'),
+        senderAddress: need('APP_SES_SENDER_ADDRESS'),
+        senderName: need('APP_SES_SENDER_NAME'),
+      };
+    case 'azure':
+      return { provider, connectionString: need('APP_AZURE_CONNECTION_STRING'), senderAddress: need('APP_AZURE_SENDER_ADDRESS') };
+  }
+}
+
+const DEV_ORIGINS = ['http://localhost:5173', 'http://localhost:4173'];
+
+function corsOrigins(raw: Raw, baseWebUrl: string): string[] {
+  if (raw.APP_CORS_ORIGINS !== undefined) {
+    return raw.APP_CORS_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o.length > 0).map(stripSlash);
+  }
+  if (raw.APP_ENVIRONMENT === 'dev') return DEV_ORIGINS;
+  return [new URL(baseWebUrl).origin];
+}
+
+const stripSlash = (value: string) => value.replace(/\/+$/, '');
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

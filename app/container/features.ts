@@ -1,0 +1,6 @@
+import type { ContainerModule } from 'inversify';
+
+/** One container module per bounded context; each binds its use cases and its routes. */
+export function featureModules(): ContainerModule[] {
+  return [];
+}

@@ -1,0 +1,78 @@
+import type * as v from 'valibot';
+import type { Context } from 'koa';
+import type { Caller } from '../../core/accounts/caller';
+import type { RoleName } from '../../core/accounts/role';
+import type { ErrorCode } from '../../core/shared/domain-error';
+
+type Schema = v.GenericSchema;
+type Out<S> = S extends Schema ? v.InferOutput<S> : undefined;
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: Schema;
+  /** Documented response headers, name → description. */
+  headers?: Record<string, string>;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+}
+
+export interface HandlerInput<B, P, Q, A> {
+  body: Out<B>;
+  params: Out<P>;
+  query: Out<Q>;
+  /** The authenticated caller; absent on public routes. */
+  caller: A extends 'public' ? undefined : Caller;
+  ctx: Context;
+}
+
+/**
+ * One HTTP route, declared once: the router mounts it, the OpenAPI generator describes it from
+ * the same valibot schemas the handler is validated with. `access` is the only way a route says
+ * who may call it.
+ */
+export interface RouteDefinition<
+  B extends Schema | undefined = Schema | undefined,
+  P extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  A extends 'public' | RoleName = 'public' | RoleName,
+> {
+  method: HttpMethod;
+  /** OpenAPI-style path: `/projects/{project_id}`. */
+  path: string;
+  tag: string;
+  operationId: string;
+  summary: string;
+  access: A;
+  /** `<count>/<n?><unit>` per client IP; `bucket` lets routes share one counter. */
+  rateLimit?: { bucket: string; rule: string };
+  body?: B;
+  params?: P;
+  query?: Q;
+  responses: Record<number, ResponseSpec>;
+  /** Domain errors this route can answer besides the ones implied by access, body and limits. */
+  errors?: ErrorCode[];
+  /** Kept out of the OpenAPI description (e.g. `/cron`). */
+  hidden?: boolean;
+  /** Also answer this method set (e.g. GET and POST on `/cron`). */
+  alsoMethods?: HttpMethod[];
+  /** Body is read raw (webhooks): skip JSON parsing and validation. */
+  rawBody?: boolean;
+  handler(input: HandlerInput<B, P, Q, A>): Promise<Reply>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteDefinition<any, any, any, any>;
+
+export function defineRoute<
+  B extends Schema | undefined = undefined,
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  A extends 'public' | RoleName = 'public',
+>(route: RouteDefinition<B, P, Q, A>): AnyRoute {
+  return route;
+}

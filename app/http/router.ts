@@ -1,0 +1,71 @@
+import { Router } from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { Caller } from '../../core/accounts/caller';
+import { satisfies } from '../../core/accounts/role';
+import { DomainError } from '../../core/shared/domain-error';
+import { parseRateRule, type RateLimiter } from '../../core/shared/rate-limiter.port';
+import type { AnyRoute } from './route';
+import { parseOrThrow } from './validation';
+
+export interface RouterDeps {
+  /** Resolves the caller from the request's session cookie; throws UNAUTHORIZED. */
+  authenticate(ctx: Context): Promise<Caller>;
+  rateLimiter: RateLimiter;
+  clientIp(ctx: Context): string;
+}
+
+/**
+ * Mounts route definitions. Per request, in order: rate limit (before anything costly), session
+ * authentication and the role guard, then path/query/body validation, then the handler. No
+ * trailing-slash variants; an unknown path answers 404 NOT_FOUND and a known path with another
+ * method 405 METHOD_NOT_ALLOWED with `Allow`.
+ */
+export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Middleware[] {
+  const router = new Router({ strict: true });
+  for (const route of routes) {
+    const path = route.path.replace(/\{(\w+)\}/g, ':$1');
+    for (const method of [route.method, ...(route.alsoMethods ?? [])]) {
+      router[method](route.operationId + (method === route.method ? '' : `:${method}`), path, handle(route, deps));
+    }
+  }
+  const fallback: Middleware = async (ctx, next) => {
+    await next();
+    if (ctx.body !== undefined || ctx.status !== 404 || ctx.state.routeMatched) return;
+    const allowed = new Set(router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods));
+    if (allowed.size === 0) throw new DomainError('NOT_FOUND', 'No such route');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Allow', [...allowed, 'OPTIONS'].join(', '));
+      ctx.status = 204;
+      return;
+    }
+    throw new DomainError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed here`, { allow: [...allowed] });
+  };
+  return [fallback, router.routes() as unknown as Middleware];
+}
+
+function handle(route: AnyRoute, deps: RouterDeps): Middleware {
+  const rule = route.rateLimit ? parseRateRule(route.rateLimit.rule) : undefined;
+  return async (ctx) => {
+    ctx.state.routeMatched = true;
+    if (route.rateLimit && rule) {
+      const decision = await deps.rateLimiter.consume(route.rateLimit.bucket, deps.clientIp(ctx), rule);
+      if (!decision.allowed) {
+        throw new DomainError('RATE_LIMITED', 'Too many requests, try again later', { retry_after: decision.retryAfterSeconds });
+      }
+    }
+    let caller: Caller | undefined;
+    if (route.access !== 'public') {
+      caller = await deps.authenticate(ctx);
+      if (!satisfies(caller.role, route.access)) {
+        throw new DomainError('ACCESS_DENIED', 'Your role does not allow this action', { required_role: route.access });
+      }
+      ctx.state.caller = caller;
+    }
+    const params = route.params ? parseOrThrow(route.params, ctx.params, 'path') : undefined;
+    const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
+    const body = route.body && !route.rawBody ? parseOrThrow(route.body, ctx.request.body, 'body') : undefined;
+    const reply = await route.handler({ body, params, query, caller, ctx });
+    ctx.status = reply.status;
+    if (reply.body !== undefined) ctx.body = reply.body;
+  };
+}

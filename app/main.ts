@@ -1,0 +1,43 @@
+import { ConfigError, loadConfig } from './config/config';
+import { createLogger } from './logging';
+import { startServer } from './server';
+
+/** `npm start`: parse settings, open storage, serve HTTP, drain on SIGTERM. */
+async function main(): Promise<void> {
+  let loaded;
+  try {
+    loaded = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const { config, warnings } = loaded;
+  const logger = createLogger(config.logLevel);
+  for (const warning of warnings) logger.warn(warning);
+  const running = await startServer(config, logger);
+  logger.info({ url: running.url, environment: config.environment, mode: config.mode }, 'tenantkit listening');
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down: draining in-flight requests');
+    running.close().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'unclean shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`tenantkit failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,95 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Container } from 'inversify';
+import type { Context } from 'koa';
+import type { Logger } from 'pino';
+import type { AppConfig } from './config/config';
+import { createContainer, isDependencyDown } from './container/container';
+import { openInfrastructure, type Infrastructure } from './container/infrastructure';
+import { TOKENS } from './container/tokens';
+import { createHttpApp } from './http/app';
+import { clientIpResolver } from './http/client-ip';
+import { buildOpenApi } from './http/openapi';
+import type { AnyRoute } from './http/route';
+import { systemRoutes, type HealthCheck } from './http/routes/system.routes';
+import type { Caller } from '../core/accounts/caller';
+import type { RateLimiter } from '../core/shared/rate-limiter.port';
+import { DomainError } from '../core/shared/domain-error';
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  container: Container;
+  infra: Infrastructure;
+  /** Stops accepting, lets in-flight requests finish (up to `graceMs`), then closes the pool. */
+  close(graceMs?: number): Promise<void>;
+}
+
+const VERSION = '0.1.0';
+
+export function composeRoutes(container: Container, config: AppConfig): AnyRoute[] {
+  const features = container.isBound(TOKENS.Routes) ? container.getAll<AnyRoute[]>(TOKENS.Routes).flat() : [];
+  let openApi: Record<string, unknown> | undefined;
+  const routes: AnyRoute[] = [];
+  routes.push(
+    ...systemRoutes({
+      healthChecks: container.getAll<HealthCheck>(TOKENS.HealthCheck),
+      openApi: () =>
+        (openApi ??= buildOpenApi(routes, {
+          title: 'tenantkit',
+          version: VERSION,
+          serverUrl: config.baseApiUrl,
+          sessionCookieName: config.sessionCookieName,
+        })),
+    }),
+    ...features,
+  );
+  return routes;
+}
+
+export async function startServer(config: AppConfig, logger: Logger): Promise<RunningServer> {
+  const infra = await openInfrastructure(config, logger);
+  const container = createContainer(config, logger, infra);
+  const authenticate = container.isBound(TOKENS.Authenticate)
+    ? container.get<(ctx: Context) => Promise<Caller>>(TOKENS.Authenticate)
+    : async () => {
+        throw new DomainError('UNAUTHORIZED', 'Authentication required');
+      };
+  const app = createHttpApp({
+    config,
+    logger,
+    routes: composeRoutes(container, config),
+    authenticate,
+    rateLimiter: container.get<RateLimiter>(TOKENS.RateLimiter),
+    clientIp: clientIpResolver(config.trustedProxyHops),
+    isDependencyDown,
+  });
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 5_000;
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, '0.0.0.0', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    container,
+    infra,
+    close(graceMs = 10_000) {
+      closing ??= (async () => {
+        const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        await drained;
+        clearTimeout(force);
+        await container.unbindAll();
+        await infra.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/** A provider-neutral email. Adapters translate it to one SDK call; no SDK types cross this line. */
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /**
+   * Stable across retries of the same email. Adapters pass it to the provider's idempotency
+   * mechanism where one exists, so a retry after a lost response does not send twice.
+   */
+  idempotencyKey: string;
+  /** A short category such as `verify-email`, for provider-side tagging and logs. */
+  tag?: string;
+}
+
+/**
+ * Sends one email. Resolves once the provider accepted it. Rejects with MailDeliveryError:
+ * `transient` (network error, 429, 5xx: worth retrying) or `permanent` (rejected address,
+ * bad request: retrying cannot help).
+ */
+export interface Mailer {
+  send(message: EmailMessage): Promise<void>;
+}
+
+export type DeliveryFailureKind = 'transient' | 'permanent';
+
+export class MailDeliveryError extends Error {
+  override readonly name = 'MailDeliveryError';
+
+  constructor(
+    message: string,
+    readonly kind: DeliveryFailureKind,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Expected failures are thrown as DomainError with a stable `code`. Core never picks an HTTP
+ * status: the HTTP edge (app/http/error-mapping.ts) owns the only code → status table.
+ */
+export type ErrorCode =
+  | 'MALFORMED_REQUEST'
+  | 'VALIDATION_ERROR'
+  | 'UNAUTHORIZED'
+  | 'ACCOUNT_SUSPENDED'
+  | 'LAST_ORG_ADMIN'
+  | 'ACCESS_DENIED'
+  | 'EMAIL_NOT_VERIFIED'
+  | 'INVALID_CREDENTIALS'
+  | 'RESOURCE_NOT_FOUND'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'EMAIL_ALREADY_EXISTS'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RATE_LIMITED'
+  | 'INVALID_TOKEN'
+  | 'INVALID_CURRENT_PASSWORD'
+  | 'QUOTA_EXCEEDED'
+  | 'FEATURE_DISABLED'
+  | 'SERVICE_UNAVAILABLE'
+  | 'INTERNAL_ERROR';
+
+export type ErrorDetails = Record<string, unknown>;
+
+export class DomainError extends Error {
+  override readonly name = 'DomainError';
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message);
+  }
+}
+
+const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** A record that is missing, or belongs to another organization: the two are indistinguishable. */
+export const resourceNotFound = (resource: string, resourceId: number | string) =>
+  new DomainError('RESOURCE_NOT_FOUND', `${capitalize(resource)} not found`, {
+    resource,
+    resource_id: resourceId,
+  });
+
+/** A required dependency (database, Redis, provider) cannot be reached right now. */
+export const serviceUnavailable = (message = 'A required service is unavailable', retryAfterSeconds = 5) =>
+  new DomainError('SERVICE_UNAVAILABLE', message, { retry_after: retryAfterSeconds });
