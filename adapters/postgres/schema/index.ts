@@ -1,8 +1,8 @@
 import { SystemSettingSchema } from './system-setting.entity';
+import { EmailOutboxSchema, OneTimeTokenSchema, OrganizationSchema, SessionSchema, UserSchema } from './accounts.entities';
 
 /**
  * The schema's source of truth. Migrations in ../migrations are generated from these
- * definitions (`npm run cli -- migration:create`) and checked in; an integration test fails
- * when the two drift apart.
+ * definitions and checked in; an integration test fails when the two drift apart.
  */
-export const entities = [SystemSettingSchema];
+export const entities = [SystemSettingSchema, OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema];

@@ -1,0 +1,19 @@
+/**
+ * Password hashing. `verify` with a null hash spends the same time as a real comparison and
+ * returns false, so an unknown email costs what a wrong password costs. Both methods must not
+ * block the event loop for the duration of the hash.
+ */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(password: string, hash: string | null): Promise<boolean>;
+}
+
+/** 256-bit random tokens, base64url (43 characters). */
+export interface TokenGenerator {
+  generate(): string;
+}
+
+/** One-way hash for tokens at rest (SHA-256, hex). Deterministic, so lookups are by hash. */
+export interface TokenHasher {
+  hash(token: string): string;
+}

@@ -1,0 +1,18 @@
+export type TokenPurpose = 'verify_email' | 'reset_password';
+
+/**
+ * Single-use tokens for email verification and password reset. Only the SHA-256 of the token
+ * is stored. Issuing a token for a (user, purpose) does not invalidate older ones; callers
+ * that want "latest link wins" call `revokeAll` first.
+ */
+export interface OneTimeTokenStore {
+  issue(input: { userId: number; purpose: TokenPurpose; tokenHash: string; expiresAt: Date }): Promise<void>;
+  /**
+   * Atomically marks the token used and returns its user id, only if it exists for `purpose`,
+   * is unused and `now < expiresAt`. Otherwise returns null and changes nothing. Concurrent
+   * consumers of one token: exactly one gets the user id.
+   */
+  consume(purpose: TokenPurpose, tokenHash: string, now: Date): Promise<number | null>;
+  /** Invalidates every unused token of the user for `purpose`. */
+  revokeAll(userId: number, purpose: TokenPurpose): Promise<void>;
+}

@@ -1,0 +1,31 @@
+import type { RoleName } from './role';
+import type { User } from './user';
+
+export interface NewUser {
+  organizationId: number;
+  email: string;
+  passwordHash: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  role: RoleName;
+  emailVerified: boolean;
+}
+
+/** Users, each belonging to exactly one organization. Emails are unique across the system. */
+export interface UserRepository {
+  /** Rejects with DomainError EMAIL_ALREADY_EXISTS when the (normalized) email is taken. */
+  create(user: NewUser): Promise<User>;
+  findById(id: number): Promise<User | null>;
+  /** `email` must already be normalized. */
+  findByEmail(email: string): Promise<User | null>;
+  /** Idempotent. */
+  markEmailVerified(id: number): Promise<void>;
+  /** `null` removes the password (identity-provider-only account). */
+  setPasswordHash(id: number, passwordHash: string | null): Promise<void>;
+  listByOrganization(organizationId: number): Promise<User[]>;
+  /** Scoped to the organization; returns the updated user, or null when absent there. */
+  updateRole(organizationId: number, userId: number, role: RoleName): Promise<User | null>;
+  /** Scoped to the organization; cascades to sessions, tokens and projects. Returns whether a row was deleted. */
+  delete(organizationId: number, userId: number): Promise<boolean>;
+  countByRole(organizationId: number, role: RoleName): Promise<number>;
+}
