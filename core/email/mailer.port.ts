@@ -6,7 +6,9 @@ export interface EmailMessage {
   html: string;
   /**
    * Stable across retries of the same email. Adapters pass it to the provider's idempotency
-   * mechanism where one exists, so a retry after a lost response does not send twice.
+   * mechanism where one exists, so a retry after a lost response does not send twice; where none
+   * exists (Postmark, SES) they attach it to the email so a duplicate can at least be traced.
+   * docs/email.md says what each provider does with it.
    */
   idempotencyKey: string;
   /** A short category such as `verify-email`, for provider-side tagging and logs. */

@@ -1,0 +1,31 @@
+import type { EmailMessage, Mailer } from '../../core/email/mailer.port';
+import type { Logger } from '../../core/shared/logger.port';
+
+/** Receives one complete line (no trailing newline), e.g. `(line) => process.stdout.write(line + '\n')`. */
+export type LineWriter = (line: string) => void;
+
+/**
+ * `APP_EMAIL_PROVIDER=stub` (contract §7): sends nothing and writes ONE info line per email with
+ * the recipient, the subject and the full text body, so a developer can follow the link from the
+ * log. That line deliberately holds the emailed token, against the Logger port's rule: it is the
+ * whole point of the stub, which is meant for `dev` only.
+ */
+export class StubMailer implements Mailer {
+  constructor(private readonly sink: Logger | LineWriter) {}
+
+  async send(message: EmailMessage): Promise<void> {
+    const fields = {
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      tag: message.tag,
+      idempotencyKey: message.idempotencyKey,
+    };
+    if (typeof this.sink === 'function') {
+      // JSON keeps a multi-line body on one line and matches the shape of the structured logs.
+      this.sink(JSON.stringify({ level: 'info', msg: 'email not sent (stub provider)', ...fields }));
+    } else {
+      this.sink.info(fields, 'email not sent (stub provider)');
+    }
+  }
+}
