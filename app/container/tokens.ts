@@ -9,4 +9,17 @@ export const TOKENS = {
   HealthCheck: Symbol.for('HealthCheck'),
   Routes: Symbol.for('Routes'),
   Authenticate: Symbol.for('Authenticate'),
+  // accounts
+  AccountsSettings: Symbol.for('AccountsSettings'),
+  AccountsPorts: Symbol.for('AccountsPorts'),
+  UserRepository: Symbol.for('UserRepository'),
+  OrganizationRepository: Symbol.for('OrganizationRepository'),
+  SessionStore: Symbol.for('SessionStore'),
+  OneTimeTokenStore: Symbol.for('OneTimeTokenStore'),
+  PasswordHasher: Symbol.for('PasswordHasher'),
+  TokenGenerator: Symbol.for('TokenGenerator'),
+  TokenHasher: Symbol.for('TokenHasher'),
+  EmailOutbox: Symbol.for('EmailOutbox'),
+  SessionIssuer: Symbol.for('SessionIssuer'),
+  SessionCookie: Symbol.for('SessionCookie'),
 } as const;

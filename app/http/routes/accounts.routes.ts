@@ -1,0 +1,238 @@
+import { defineRoute, type AnyRoute } from '../route';
+import type { SessionCookie } from '../session-cookie';
+import {
+  CurrentUserResponse,
+  EmailRequest,
+  LoginRequest,
+  ResetPasswordRequest,
+  SignupOrgRequest,
+  SignupRequest,
+  SuccessResponse,
+  TokenRequest,
+  UpdatePasswordRequest,
+  UserIdResponse,
+} from '../schemas/account.schemas';
+import { roleView } from '../../../core/accounts/role';
+import type { Signup } from '../../../core/accounts/signup.use-case';
+import type { SignupOrganization } from '../../../core/accounts/signup-organization.use-case';
+import type { VerifyEmail } from '../../../core/accounts/verify-email.use-case';
+import type { ResendVerification } from '../../../core/accounts/resend-verification.use-case';
+import type { Login } from '../../../core/accounts/login.use-case';
+import type { Logout } from '../../../core/accounts/logout.use-case';
+import type { ForgotPassword } from '../../../core/accounts/forgot-password.use-case';
+import type { ResetPassword } from '../../../core/accounts/reset-password.use-case';
+import type { UpdatePassword } from '../../../core/accounts/update-password.use-case';
+import type { GetCurrentUser } from '../../../core/accounts/get-current-user.use-case';
+
+export interface AccountUseCases {
+  signup: Signup;
+  signupOrganization: SignupOrganization;
+  verifyEmail: VerifyEmail;
+  resendVerification: ResendVerification;
+  login: Login;
+  logout: Logout;
+  forgotPassword: ForgotPassword;
+  resetPassword: ResetPassword;
+  updatePassword: UpdatePassword;
+  getCurrentUser: GetCurrentUser;
+}
+
+const success = { success: true } as const;
+
+/** Spec "Limits": per client IP; both signup routes share one counter. */
+const LIMITS = {
+  signup: { bucket: 'signup', rule: '3/hour' },
+  login: { bucket: 'login', rule: '5/15m' },
+  forgot: { bucket: 'password-forgot', rule: '3/hour' },
+  resend: { bucket: 'resend-verification', rule: '10/minute' },
+};
+
+export function accountRoutes(useCases: AccountUseCases, cookie: SessionCookie): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/auth/signup',
+      tag: 'Authentication',
+      operationId: 'signup',
+      summary: 'Create an account with a personal organization (B2C only)',
+      access: 'public',
+      rateLimit: LIMITS.signup,
+      body: SignupRequest,
+      responses: { 201: { description: 'Account created; a verification email is on its way', schema: UserIdResponse } },
+      errors: ['NOT_FOUND', 'EMAIL_ALREADY_EXISTS'],
+      handler: async ({ body }) => {
+        const { userId } = await useCases.signup.execute({
+          email: body.email,
+          password: body.password,
+          firstName: body.first_name,
+          lastName: body.last_name,
+        });
+        return { status: 201, body: { user_id: userId } };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/signup-org',
+      tag: 'Authentication',
+      operationId: 'signupOrg',
+      summary: 'Create an account with a named organization (B2C only)',
+      access: 'public',
+      rateLimit: LIMITS.signup,
+      body: SignupOrgRequest,
+      responses: { 201: { description: 'Account and organization created', schema: UserIdResponse } },
+      errors: ['NOT_FOUND', 'EMAIL_ALREADY_EXISTS'],
+      handler: async ({ body }) => {
+        const { userId } = await useCases.signupOrganization.execute({
+          email: body.email,
+          password: body.password,
+          firstName: body.first_name,
+          lastName: body.last_name,
+          organizationName: body.organization_name,
+        });
+        return { status: 201, body: { user_id: userId } };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/verify-email',
+      tag: 'Authentication',
+      operationId: 'verifyEmail',
+      summary: 'Mark the email verified with the emailed token',
+      access: 'public',
+      body: TokenRequest,
+      responses: { 200: { description: 'Email verified', schema: SuccessResponse } },
+      errors: ['INVALID_TOKEN'],
+      handler: async ({ body }) => {
+        await useCases.verifyEmail.execute({ token: body.token });
+        return { status: 200, body: success };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/resend-verification',
+      tag: 'Authentication',
+      operationId: 'resendVerification',
+      summary: 'Email a fresh verification link (same answer whether or not the account exists)',
+      access: 'public',
+      rateLimit: LIMITS.resend,
+      body: EmailRequest,
+      responses: { 202: { description: 'Accepted', schema: SuccessResponse } },
+      handler: async ({ body }) => {
+        await useCases.resendVerification.execute({ email: body.email });
+        return { status: 202, body: success };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/login',
+      tag: 'Authentication',
+      operationId: 'login',
+      summary: 'Log in with email and password; sets the session cookie',
+      access: 'public',
+      rateLimit: LIMITS.login,
+      body: LoginRequest,
+      responses: {
+        200: { description: 'Logged in', schema: UserIdResponse, headers: { 'Set-Cookie': 'The session cookie (HttpOnly)' } },
+      },
+      errors: ['INVALID_CREDENTIALS', 'ACCOUNT_SUSPENDED', 'EMAIL_NOT_VERIFIED'],
+      handler: async ({ body, ctx }) => {
+        const session = await useCases.login.execute({
+          email: body.email,
+          password: body.password,
+          presentedToken: cookie.read(ctx),
+        });
+        cookie.set(ctx, session.token);
+        return { status: 200, body: { user_id: session.userId } };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/logout',
+      tag: 'Authentication',
+      operationId: 'logout',
+      summary: 'Revoke this session and clear the cookie',
+      access: 'readonly',
+      responses: { 204: { description: 'Logged out' } },
+      handler: async ({ caller, ctx }) => {
+        await useCases.logout.execute(caller);
+        cookie.clear(ctx);
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/password/forgot',
+      tag: 'Password',
+      operationId: 'forgotPassword',
+      summary: 'Email a password-reset link (same answer whether or not the account exists)',
+      access: 'public',
+      rateLimit: LIMITS.forgot,
+      body: EmailRequest,
+      responses: { 202: { description: 'Accepted', schema: SuccessResponse } },
+      handler: async ({ body }) => {
+        await useCases.forgotPassword.execute({ email: body.email });
+        return { status: 202, body: success };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/password/reset',
+      tag: 'Password',
+      operationId: 'resetPassword',
+      summary: 'Set a new password with the emailed token; revokes every session of the user',
+      access: 'public',
+      body: ResetPasswordRequest,
+      responses: { 200: { description: 'Password changed', schema: SuccessResponse } },
+      errors: ['INVALID_TOKEN'],
+      handler: async ({ body }) => {
+        await useCases.resetPassword.execute({ token: body.token, newPassword: body.new_password });
+        return { status: 200, body: success };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/password/update',
+      tag: 'Password',
+      operationId: 'updatePassword',
+      summary: 'Change the password given the current one; revokes the other sessions',
+      access: 'readonly',
+      body: UpdatePasswordRequest,
+      responses: { 200: { description: 'Password changed', schema: SuccessResponse } },
+      errors: ['INVALID_CURRENT_PASSWORD'],
+      handler: async ({ body, caller }) => {
+        await useCases.updatePassword.execute(caller, {
+          currentPassword: body.current_password,
+          newPassword: body.new_password,
+        });
+        return { status: 200, body: success };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/users/me',
+      tag: 'Users',
+      operationId: 'getCurrentUser',
+      summary: 'The logged-in user, their organization and role',
+      access: 'readonly',
+      responses: { 200: { description: 'The current user', schema: CurrentUserResponse } },
+      handler: async ({ caller }) => {
+        const { user, organization } = await useCases.getCurrentUser.execute(caller);
+        return {
+          status: 200,
+          body: {
+            id: user.id,
+            email: user.email,
+            first_name: user.firstName,
+            last_name: user.lastName,
+            email_verified: user.emailVerified,
+            has_password: user.passwordHash !== null,
+            organization_id: organization.id,
+            organization_name: organization.name,
+            role: roleView(user.role),
+            created_at: user.createdAt.toISOString(),
+          },
+        };
+      },
+    }),
+  ];
+}

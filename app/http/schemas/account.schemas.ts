@@ -1,0 +1,51 @@
+import * as v from 'valibot';
+import { isValidPassword, PASSWORD_MAX, PASSWORD_MIN } from '../../../core/accounts/password-policy';
+import { ROLES } from '../../../core/accounts/role';
+
+/** Request and response shapes of the account routes; the OpenAPI description is built from these. */
+export const email = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('Must be an email address'), v.maxLength(320));
+
+/** A password being set: 8..64 Unicode code points. */
+export const newPassword = v.pipe(
+  v.string(),
+  v.minLength(PASSWORD_MIN, `Password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`),
+  v.check(isValidPassword, `Password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`),
+);
+
+/** A password being checked: never policy-checked (old passwords stay usable), only bounded. */
+export const presentedPassword = v.pipe(v.string(), v.minLength(1, 'Required'), v.maxLength(1024));
+
+export const token = v.pipe(v.string(), v.minLength(1, 'Required'), v.maxLength(256));
+
+const personName = v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(100))));
+
+export const SignupRequest = v.object({ email, password: newPassword, first_name: personName, last_name: personName });
+
+export const SignupOrgRequest = v.object({
+  ...SignupRequest.entries,
+  organization_name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Required'), v.maxLength(200)),
+});
+
+export const LoginRequest = v.object({ email, password: presentedPassword });
+export const EmailRequest = v.object({ email });
+export const TokenRequest = v.object({ token });
+export const ResetPasswordRequest = v.object({ token, new_password: newPassword });
+export const UpdatePasswordRequest = v.object({ current_password: presentedPassword, new_password: newPassword });
+
+export const UserIdResponse = v.object({ user_id: v.number() });
+export const SuccessResponse = v.object({ success: v.literal(true) });
+
+export const RoleView = v.object({ name: v.picklist(ROLES), precedence: v.number() });
+
+export const CurrentUserResponse = v.object({
+  id: v.number(),
+  email: v.string(),
+  first_name: v.nullable(v.string()),
+  last_name: v.nullable(v.string()),
+  email_verified: v.boolean(),
+  has_password: v.boolean(),
+  organization_id: v.number(),
+  organization_name: v.string(),
+  role: RoleView,
+  created_at: v.pipe(v.string(), v.isoTimestamp()),
+});

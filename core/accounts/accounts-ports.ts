@@ -1,0 +1,35 @@
+import type { Clock } from '../shared/clock.port';
+import type { UnitOfWork } from '../shared/unit-of-work.port';
+import type { EmailOutbox } from '../email/email-outbox.port';
+import type { PasswordHasher, TokenGenerator, TokenHasher } from './crypto.port';
+import type { OneTimeTokenStore } from './one-time-token-store.port';
+import type { OrganizationRepository } from './organization-repository.port';
+import type { SessionStore } from './session-store.port';
+import type { UserRepository } from './user-repository.port';
+
+/** Every port the accounts use cases draw on; each use case takes the `Pick` it needs. */
+export interface AccountsPorts {
+  users: UserRepository;
+  organizations: OrganizationRepository;
+  sessions: SessionStore;
+  tokens: OneTimeTokenStore;
+  passwordHasher: PasswordHasher;
+  tokenGenerator: TokenGenerator;
+  tokenHasher: TokenHasher;
+  clock: Clock;
+  outbox: EmailOutbox;
+  unitOfWork: UnitOfWork;
+}
+
+export interface AccountsSettings {
+  mode: 'b2c' | 'b2b';
+  /** Session lifetime, server-side and in the cookie. */
+  sessionMaxAgeSeconds: number;
+  appName: string;
+  baseWebUrl: string;
+}
+
+export const VERIFY_EMAIL_TTL_SECONDS = 24 * 3600;
+export const RESET_PASSWORD_TTL_SECONDS = 3600;
+
+export const addSeconds = (date: Date, seconds: number): Date => new Date(date.getTime() + seconds * 1000);

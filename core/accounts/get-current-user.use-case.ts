@@ -1,0 +1,20 @@
+import { DomainError } from '../shared/domain-error';
+import type { AccountsPorts } from './accounts-ports';
+import type { Caller } from './caller';
+import type { Organization, User } from './user';
+
+export interface CurrentUser {
+  user: User;
+  organization: Organization;
+}
+
+export class GetCurrentUser {
+  constructor(private readonly ports: Pick<AccountsPorts, 'users' | 'organizations'>) {}
+
+  async execute(caller: Caller): Promise<CurrentUser> {
+    const user = await this.ports.users.findById(caller.userId);
+    const organization = user ? await this.ports.organizations.findById(user.organizationId) : null;
+    if (!user || !organization) throw new DomainError('UNAUTHORIZED', 'Authentication required');
+    return { user, organization };
+  }
+}

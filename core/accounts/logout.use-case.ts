@@ -1,0 +1,11 @@
+import type { Caller } from './caller';
+import type { SessionStore } from './session-store.port';
+
+/** Revokes the caller's current session (the cookie is cleared by the HTTP layer). */
+export class Logout {
+  constructor(private readonly sessions: SessionStore) {}
+
+  async execute(caller: Caller): Promise<void> {
+    await this.sessions.revoke(caller.sessionId);
+  }
+}

@@ -1,0 +1,51 @@
+import { DomainError } from '../shared/domain-error';
+import { sendTokenEmail } from './account-emails';
+import type { AccountsPorts, AccountsSettings } from './accounts-ports';
+import { assertValidPassword } from './password-policy';
+import { normalizeEmail } from './user';
+
+export interface OwnerSignupInput {
+  email: string;
+  password: string;
+  firstName?: string | null;
+  lastName?: string | null;
+}
+
+/**
+ * Shared by Signup and SignupOrganization: a new organization, its first user as `org_admin`
+ * (unverified), and the verification email, all in one transaction. Public signup exists only
+ * in B2C; in B2B the routes answer NOT_FOUND.
+ */
+export async function registerOwner(
+  ports: AccountsPorts,
+  settings: AccountsSettings,
+  input: OwnerSignupInput,
+  organizationName: string | null,
+): Promise<{ userId: number }> {
+  if (settings.mode !== 'b2c') throw new DomainError('NOT_FOUND', 'No such route');
+  assertValidPassword(input.password, 'body.password');
+  const email = normalizeEmail(input.email);
+  const passwordHash = await ports.passwordHasher.hash(input.password);
+  return ports.unitOfWork.transaction(async () => {
+    if (await ports.users.findByEmail(email)) {
+      throw new DomainError('EMAIL_ALREADY_EXISTS', 'An account with this email already exists');
+    }
+    const organization = await ports.organizations.create({ name: organizationName ?? personalOrganizationName(input, email) });
+    const user = await ports.users.create({
+      organizationId: organization.id,
+      email,
+      passwordHash,
+      firstName: input.firstName ?? null,
+      lastName: input.lastName ?? null,
+      role: 'org_admin',
+      emailVerified: false,
+    });
+    await sendTokenEmail(ports, settings, user, 'verify_email');
+    return { userId: user.id };
+  });
+}
+
+function personalOrganizationName(input: OwnerSignupInput, email: string): string {
+  const name = [input.firstName, input.lastName].filter(Boolean).join(' ').trim();
+  return `${name || email}'s organization`.slice(0, 200);
+}

@@ -1,0 +1,26 @@
+import { DomainError } from '../shared/domain-error';
+import type { AccountsPorts } from './accounts-ports';
+import { assertValidPassword } from './password-policy';
+
+/**
+ * Sets a new password from an emailed token and revokes every session of the user, including
+ * any in use (spec: Session state table). The link proves control of the mailbox, so the email
+ * counts as verified from here on.
+ */
+export class ResetPassword {
+  constructor(
+    private readonly ports: Pick<AccountsPorts, 'tokens' | 'tokenHasher' | 'users' | 'sessions' | 'passwordHasher' | 'clock' | 'unitOfWork'>,
+  ) {}
+
+  async execute(input: { token: string; newPassword: string }): Promise<void> {
+    assertValidPassword(input.newPassword, 'body.new_password');
+    const passwordHash = await this.ports.passwordHasher.hash(input.newPassword);
+    await this.ports.unitOfWork.transaction(async () => {
+      const userId = await this.ports.tokens.consume('reset_password', this.ports.tokenHasher.hash(input.token), this.ports.clock.now());
+      if (userId === null) throw new DomainError('INVALID_TOKEN', 'This link is invalid or has expired');
+      await this.ports.users.setPasswordHash(userId, passwordHash);
+      await this.ports.users.markEmailVerified(userId);
+      await this.ports.sessions.revokeAllForUser(userId);
+    });
+  }
+}

@@ -1,0 +1,26 @@
+import { DomainError } from '../shared/domain-error';
+import type { AccountsPorts } from './accounts-ports';
+import type { Caller } from './caller';
+import { assertValidPassword } from './password-policy';
+
+/**
+ * Changes the password of the logged-in user, given the current one. Keeps the current session
+ * and revokes every other. An account without a password (identity provider) cannot prove the
+ * current one and must use the reset flow to set one.
+ */
+export class UpdatePassword {
+  constructor(private readonly ports: Pick<AccountsPorts, 'users' | 'sessions' | 'passwordHasher' | 'unitOfWork'>) {}
+
+  async execute(caller: Caller, input: { currentPassword: string; newPassword: string }): Promise<void> {
+    assertValidPassword(input.newPassword, 'body.new_password');
+    const user = await this.ports.users.findById(caller.userId);
+    if (!user) throw new DomainError('UNAUTHORIZED', 'Authentication required');
+    const currentOk = await this.ports.passwordHasher.verify(input.currentPassword, user.passwordHash);
+    if (!currentOk) throw new DomainError('INVALID_CURRENT_PASSWORD', 'The current password is wrong');
+    const passwordHash = await this.ports.passwordHasher.hash(input.newPassword);
+    await this.ports.unitOfWork.transaction(async () => {
+      await this.ports.users.setPasswordHash(user.id, passwordHash);
+      await this.ports.sessions.revokeAllForUser(user.id, caller.sessionId);
+    });
+  }
+}

@@ -1,0 +1,27 @@
+import type { EmailMessage } from './mailer.port';
+
+export interface ClaimedEmail {
+  id: number;
+  message: EmailMessage;
+  /** Including the attempt this claim starts. */
+  attempts: number;
+}
+
+/**
+ * The delivery side of the email outbox. Claims are leases: a claimed email is invisible to
+ * other claimers until `leaseUntil`, and comes back by itself if its sender dies, so a crash
+ * loses nothing (at-least-once; the idempotency key lets providers drop the duplicate).
+ */
+export interface OutboxDeliveryStore {
+  /**
+   * Claims up to `limit` emails that are due (`pending`, or `sending` with an expired lease) at
+   * `now`, oldest first, increments their attempt count and leases them until `leaseUntil`.
+   * Concurrent claimers never receive the same email.
+   */
+  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedEmail[]>;
+  markSent(id: number, at: Date): Promise<void>;
+  /** Back to `pending`, due again at `nextAttemptAt`. */
+  scheduleRetry(id: number, nextAttemptAt: Date, error: string): Promise<void>;
+  /** Terminal: `dead`, kept for inspection, never retried. */
+  markDead(id: number, error: string): Promise<void>;
+}
