@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { describeRateLimiterContract } from '../../test/contracts/rate-limiter.contract';
+import { FlexibleRateLimiter } from './flexible-rate-limiter';
+import { parseRateRule } from '../../core/shared/rate-limiter.port';
+
+describeRateLimiterContract('in-memory', async () => ({ limiter: new FlexibleRateLimiter(), teardown: async () => {} }));
+
+describe('parseRateRule', () => {
+  it('reads the spec rules', () => {
+    expect(parseRateRule('5/15m')).toEqual({ count: 5, windowSeconds: 900 });
+    expect(parseRateRule('3/hour')).toEqual({ count: 3, windowSeconds: 3600 });
+    expect(parseRateRule('10/minute')).toEqual({ count: 10, windowSeconds: 60 });
+  });
+
+  it('refuses malformed rules', () => {
+    for (const rule of ['', '5', '5/', 'x/m', '0/m', '5/15fortnights']) expect(() => parseRateRule(rule)).toThrow();
+  });
+});
