@@ -13,8 +13,9 @@ module.exports = {
     },
     {
       name: 'core-imports-no-outer-layer',
+      comment: 'Unit tests next to a use case may drive it with in-memory adapters and test builders.',
       severity: 'error',
-      from: { path: '^core/' },
+      from: { path: '^core/', pathNot: '\\.test\\.ts$' },
       to: { path: '^(adapters|app|test)/' },
     },
     {

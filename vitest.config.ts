@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['core/**/*.test.ts', 'adapters/**/*.test.ts', 'app/**/*.test.ts', 'test/unit/**/*.test.ts'],
+          include: ['core/**/*.test.ts', 'adapters/**/*.test.ts', 'app/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/contracts/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           testTimeout: 20_000,
         },

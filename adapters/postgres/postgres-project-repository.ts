@@ -1,0 +1,93 @@
+import type { Project } from '../../core/projects/project';
+import type {
+  NewProject,
+  ProjectListOptions,
+  ProjectPatch,
+  ProjectRepository,
+} from '../../core/projects/project-repository.port';
+import type { Database } from './database';
+
+interface ProjectRow {
+  id: number;
+  organization_id: number;
+  user_id: number;
+  name: string;
+  description: string | null;
+  // The driver hands timestamptz over as text (MikroORM's type parsers); inserts accept Dates.
+  created_at: string | Date;
+  updated_at: string | Date;
+}
+
+const COLUMNS = ['id', 'organization_id', 'user_id', 'name', 'description', 'created_at', 'updated_at'];
+
+const toProject = (row: ProjectRow): Project => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  userId: row.user_id,
+  name: row.name,
+  description: row.description,
+  createdAt: new Date(row.created_at),
+  updatedAt: new Date(row.updated_at),
+});
+
+/**
+ * Lean knex over `project`. Every statement is filtered by `organization_id`, so a guessed id of
+ * another organization matches nothing. Runs inside the caller's UnitOfWork when there is one.
+ */
+export class PostgresProjectRepository implements ProjectRepository {
+  constructor(private readonly database: Database) {}
+
+  async create(organizationId: number, project: NewProject): Promise<Project> {
+    const [row] = (await this.database
+      .db('project')
+      .insert({
+        organization_id: organizationId,
+        user_id: project.userId,
+        name: project.name,
+        description: project.description,
+        created_at: project.createdAt,
+        updated_at: project.createdAt,
+      })
+      .returning(COLUMNS)) as ProjectRow[];
+    return toProject(row!);
+  }
+
+  async list(organizationId: number, options: ProjectListOptions = {}): Promise<Project[]> {
+    // Row comparison on (created_at, id) walks the (organization_id, created_at desc, id desc) index.
+    const query = this.database
+      .db('project')
+      .select(COLUMNS)
+      .where('organization_id', organizationId)
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ]);
+    if (options.after) query.whereRaw('(created_at, id) < (?, ?)', [options.after.createdAt, options.after.id]);
+    if (options.limit !== undefined) query.limit(options.limit);
+    return ((await query) as ProjectRow[]).map(toProject);
+  }
+
+  async findById(organizationId: number, id: number): Promise<Project | null> {
+    const row = (await this.database.db('project').first(COLUMNS).where({ organization_id: organizationId, id })) as
+      | ProjectRow
+      | undefined;
+    return row ? toProject(row) : null;
+  }
+
+  async update(organizationId: number, id: number, patch: ProjectPatch): Promise<Project | null> {
+    const changes: Partial<ProjectRow> = { updated_at: patch.updatedAt };
+    if (patch.name !== undefined) changes.name = patch.name;
+    if (patch.description !== undefined) changes.description = patch.description;
+    const [row] = (await this.database
+      .db('project')
+      .update(changes)
+      .where({ organization_id: organizationId, id })
+      .returning(COLUMNS)) as ProjectRow[];
+    return row ? toProject(row) : null;
+  }
+
+  async delete(organizationId: number, id: number): Promise<boolean> {
+    const deleted = await this.database.db('project').delete().where({ organization_id: organizationId, id });
+    return deleted > 0;
+  }
+}

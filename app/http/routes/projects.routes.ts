@@ -1,0 +1,123 @@
+import * as v from 'valibot';
+import { defineRoute, type AnyRoute } from '../route';
+import {
+  CreateProjectRequest,
+  ListProjectsQuery,
+  ProjectIdParams,
+  ProjectResponse,
+  UpdateProjectRequest,
+} from '../schemas/project.schemas';
+import type { CreateProjectUseCase } from '../../../core/projects/create-project.use-case';
+import type { DeleteProjectUseCase } from '../../../core/projects/delete-project.use-case';
+import type { GetProjectUseCase } from '../../../core/projects/get-project.use-case';
+import type { ListProjectsUseCase } from '../../../core/projects/list-projects.use-case';
+import type { Project } from '../../../core/projects/project';
+import type { UpdateProjectUseCase } from '../../../core/projects/update-project.use-case';
+
+export interface ProjectUseCases {
+  createProject: CreateProjectUseCase;
+  listProjects: ListProjectsUseCase;
+  getProject: GetProjectUseCase;
+  updateProject: UpdateProjectUseCase;
+  deleteProject: DeleteProjectUseCase;
+}
+
+/** Never the owning organization or user: those stay server-side (spec). */
+const toResponse = (project: Project): v.InferOutput<typeof ProjectResponse> => ({
+  id: project.id,
+  name: project.name,
+  description: project.description,
+  created_at: project.createdAt.toISOString(),
+  updated_at: project.updatedAt.toISOString(),
+});
+
+const TAG = 'Projects';
+
+export function projectRoutes(useCases: ProjectUseCases, options: { baseApiUrl: string }): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/projects',
+      tag: TAG,
+      operationId: 'createProject',
+      summary: "Create a project in the caller's organization",
+      access: 'member',
+      body: CreateProjectRequest,
+      responses: { 201: { description: 'The new project', schema: ProjectResponse } },
+      handler: async ({ caller, body }) => ({
+        status: 201,
+        body: toResponse(await useCases.createProject.execute(caller, body)),
+      }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/projects',
+      tag: TAG,
+      operationId: 'listProjects',
+      summary: "List the caller's organization's projects, newest first",
+      access: 'readonly',
+      query: ListProjectsQuery,
+      responses: {
+        200: {
+          description: 'A page of projects; all of them without `limit`',
+          schema: v.array(ProjectResponse),
+          headers: { Link: 'Sent when more projects remain: `<…/projects?limit=N&cursor=…>; rel="next"`' },
+        },
+      },
+      handler: async ({ caller, query, ctx }) => {
+        const page = await useCases.listProjects.execute(caller, query);
+        if (page.nextCursor !== null && query.limit !== undefined) {
+          const next = `${options.baseApiUrl}/projects?limit=${query.limit}&cursor=${encodeURIComponent(page.nextCursor)}`;
+          ctx.set('Link', `<${next}>; rel="next"`);
+        }
+        return { status: 200, body: page.projects.map(toResponse) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/projects/{project_id}',
+      tag: TAG,
+      operationId: 'getProject',
+      summary: "Read one of the caller's organization's projects",
+      access: 'readonly',
+      params: ProjectIdParams,
+      responses: { 200: { description: 'The project', schema: ProjectResponse } },
+      errors: ['RESOURCE_NOT_FOUND'],
+      handler: async ({ caller, params }) => ({
+        status: 200,
+        body: toResponse(await useCases.getProject.execute(caller, { id: params.project_id })),
+      }),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/projects/{project_id}',
+      tag: TAG,
+      operationId: 'updateProject',
+      summary: 'Update a project; omitted or null fields keep their value',
+      access: 'member',
+      params: ProjectIdParams,
+      body: UpdateProjectRequest,
+      responses: { 200: { description: 'The updated project', schema: ProjectResponse } },
+      errors: ['RESOURCE_NOT_FOUND'],
+      handler: async ({ caller, params, body }) => ({
+        status: 200,
+        body: toResponse(await useCases.updateProject.execute(caller, { id: params.project_id, ...body })),
+      }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/projects/{project_id}',
+      tag: TAG,
+      operationId: 'deleteProject',
+      summary: 'Delete a project',
+      access: 'member',
+      params: ProjectIdParams,
+      responses: { 204: { description: 'Deleted' } },
+      errors: ['RESOURCE_NOT_FOUND'],
+      handler: async ({ caller, params }) => {
+        await useCases.deleteProject.execute(caller, { id: params.project_id });
+        return { status: 204 };
+      },
+    }),
+  ];
+}

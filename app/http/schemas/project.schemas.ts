@@ -1,0 +1,46 @@
+import * as v from 'valibot';
+import { INT4_MAX, integerParam } from './integer-param.schema';
+
+/** Request and response shapes of the project routes; the OpenAPI description is built from these. */
+
+// PostgreSQL text cannot hold U+0000: refuse it here as a 422 instead of failing in the database.
+const noNul = v.check((text: string) => !text.includes('\u0000'), 'Must not contain NUL characters');
+
+const projectName = v.pipe(
+  v.string('Must be a string'),
+  v.trim(),
+  v.minLength(1, 'Must not be empty'),
+  v.maxLength(200, 'Must be at most 200 characters'),
+  noNul,
+);
+
+const projectDescription = v.pipe(v.string('Must be a string'), v.maxLength(10_000, 'Must be at most 10000 characters'), noNul);
+
+/** Unknown fields are dropped (v.object strips them), not rejected. */
+export const CreateProjectRequest = v.object({
+  name: projectName,
+  description: v.optional(v.nullable(projectDescription)),
+});
+
+/** A field that is omitted or null leaves the stored value unchanged (spec). */
+export const UpdateProjectRequest = v.object({
+  name: v.optional(v.nullable(projectName)),
+  description: v.optional(v.nullable(projectDescription)),
+});
+
+export const ProjectIdParams = v.object({ project_id: integerParam(1, INT4_MAX) });
+
+export const ListProjectsQuery = v.object({
+  /** Without it every project is returned. */
+  limit: v.optional(integerParam(1, 1000)),
+  /** Opaque: the value from the previous page's `Link` header. */
+  cursor: v.optional(v.pipe(v.string('Must be a string'), v.maxLength(200, 'Invalid cursor'))),
+});
+
+export const ProjectResponse = v.object({
+  id: v.pipe(v.number(), v.integer()),
+  name: v.string(),
+  description: v.nullable(v.string()),
+  created_at: v.pipe(v.string(), v.isoTimestamp()),
+  updated_at: v.pipe(v.string(), v.isoTimestamp()),
+});

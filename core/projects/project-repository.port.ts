@@ -1,0 +1,45 @@
+import type { Project } from './project';
+
+export interface NewProject {
+  userId: number;
+  name: string;
+  description: string | null;
+  /** From the Clock; also the initial `updatedAt`. */
+  createdAt: Date;
+}
+
+/** `undefined` leaves a field as stored; `updatedAt` is always written. */
+export interface ProjectPatch {
+  name?: string;
+  description?: string | null;
+  updatedAt: Date;
+}
+
+/** A position in the list: the last project already seen. */
+export interface ProjectPosition {
+  createdAt: Date;
+  id: number;
+}
+
+export interface ProjectListOptions {
+  /** At most this many projects; all of them when omitted. */
+  limit?: number;
+  /** Only projects strictly after this position in the list order. */
+  after?: ProjectPosition;
+}
+
+/**
+ * Projects, each owned by one organization. Every method takes the caller's organization id and
+ * never sees another organization's rows: a project of another organization behaves exactly like
+ * a missing one (null / false). Deleting an organization or a user deletes their projects.
+ */
+export interface ProjectRepository {
+  create(organizationId: number, project: NewProject): Promise<Project>;
+  /** Newest first: `createdAt` descending, then `id` descending, so the order is total and stable for keyset paging. */
+  list(organizationId: number, options?: ProjectListOptions): Promise<Project[]>;
+  findById(organizationId: number, id: number): Promise<Project | null>;
+  /** Returns the updated project, or null when absent from the organization. */
+  update(organizationId: number, id: number, patch: ProjectPatch): Promise<Project | null>;
+  /** Returns whether a project was deleted. */
+  delete(organizationId: number, id: number): Promise<boolean>;
+}

@@ -1,0 +1,12 @@
+/** A sample organization-owned record: the reference slice other features copy. */
+export interface Project {
+  id: number;
+  /** Owning organization, taken from the creator's session; never returned by the API. */
+  organizationId: number;
+  /** Creating user; never returned by the API. */
+  userId: number;
+  name: string;
+  description: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,42 @@
+import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-typescript';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../app/config/config';
+import { createContainer } from '../../app/container/container';
+import type { Infrastructure } from '../../app/container/infrastructure';
+import { createLogger } from '../../app/logging';
+import { composeRoutes } from '../../app/server';
+import type { Database } from '../../adapters/postgres/database';
+
+/** Where `npm run client` writes the types; checked in, so contract drift shows up in review. */
+export const GENERATED_TYPES_PATH = fileURLToPath(new URL('./generated/api.d.ts', import.meta.url));
+
+/**
+ * Routes are only described, never called, so the container gets infrastructure that refuses to
+ * be used: nothing is opened and a module that touches the database while binding fails loudly.
+ */
+function offlineInfrastructure(): Infrastructure {
+  const database = new Proxy({} as Database, {
+    get(_target, property) {
+      // Inversify probes resolved values for `then` to tell promises apart.
+      if (property === 'then' || typeof property === 'symbol') return undefined;
+      throw new Error(`The OpenAPI document was built without a database (Database.${String(property)} was used)`);
+    },
+  });
+  return { database, redis: undefined, rateLimitRedis: undefined, close: async () => undefined };
+}
+
+/** Exactly what `GET /openapi.json` serves, built in-process with default settings. */
+export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
+  const { config } = loadConfig({});
+  const container = createContainer(config, createLogger('silent'), offlineInfrastructure());
+  const route = composeRoutes(container, config).find((r) => r.operationId === 'getOpenApi');
+  if (!route) throw new Error('The getOpenApi route is missing');
+  const reply = await route.handler({ body: undefined, params: undefined, query: undefined, caller: undefined, ctx: undefined as never });
+  return reply.body as Record<string, unknown>;
+}
+
+/** The TypeScript types openapi-fetch is typed with, as the checked-in file holds them. */
+export async function renderApiTypes(document: Record<string, unknown>): Promise<string> {
+  const ast = await openapiTS(document as unknown as OpenAPI3);
+  return `${COMMENT_HEADER.trimEnd()}\n// Generated from the route definitions by \`npm run client\` (test/client/generate.ts).\n\n${astToString(ast)}`;
+}

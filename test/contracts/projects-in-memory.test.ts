@@ -1,0 +1,61 @@
+import { InMemoryProjectRepository } from '../../adapters/in-memory/in-memory-project-repository';
+import { InMemoryStore } from '../../adapters/in-memory/in-memory-store';
+import { projectRepositoryContract } from './project-repository.contract';
+
+projectRepositoryContract('in-memory, on the shared store', async () => {
+  const store = new InMemoryStore();
+  const repository = new InMemoryProjectRepository(store);
+  const newUser = async (organizationId: number) => {
+    const id = store.nextId('app_user');
+    const now = store.now();
+    store.users.set(id, {
+      id,
+      organizationId,
+      email: `user${id}@example.test`,
+      passwordHash: null,
+      firstName: null,
+      lastName: null,
+      role: 'member',
+      emailVerifiedAt: now,
+      status: 'active',
+      createdAt: now,
+      updatedAt: now,
+    });
+    return id;
+  };
+  return {
+    repository,
+    async newTenant() {
+      const organizationId = store.nextId('organization');
+      store.organizations.set(organizationId, { id: organizationId, name: 'Acme', status: 'active', createdAt: store.now(), updatedAt: store.now() });
+      return { organizationId, userId: await newUser(organizationId) };
+    },
+    newUser,
+    deleteOrganization: async (organizationId) => void store.deleteOrganization(organizationId),
+    deleteUser: async (userId) => void store.deleteUser(userId),
+    close: async () => undefined,
+  };
+});
+
+projectRepositoryContract('in-memory, standalone', async () => {
+  const repository = new InMemoryProjectRepository();
+  const users = new Map<number, number>();
+  let lastId = 0;
+  const newUser = async (organizationId: number) => {
+    lastId += 1;
+    users.set(lastId, organizationId);
+    return lastId;
+  };
+  return {
+    repository,
+    async newTenant() {
+      lastId += 1;
+      const organizationId = lastId;
+      return { organizationId, userId: await newUser(organizationId) };
+    },
+    newUser,
+    deleteOrganization: async (organizationId) => repository.deleteByOrganization(organizationId),
+    deleteUser: async (userId) => repository.deleteByUser(userId),
+    close: async () => undefined,
+  };
+});
