@@ -14,20 +14,27 @@ interface OutboxRow {
 
 const MAX_ERROR_LENGTH = 2_000;
 
-/** Claims with `FOR UPDATE SKIP LOCKED`, so any number of senders can poll one table safely. */
+/**
+ * Claims with `FOR UPDATE SKIP LOCKED`, so any number of senders can poll one table safely.
+ * A leased row is `sending` with `next_attempt_at` = the lease end, so one index serves both.
+ */
 export class PostgresOutboxDeliveryStore implements OutboxDeliveryStore {
   constructor(private readonly database: Database) {}
 
   async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedEmail[]> {
+    // UPDATE … RETURNING has no order; `due_at` (the pre-claim next_attempt_at) restores it.
     const result = await this.database.db.raw<{ rows: OutboxRow[] }>(
-      `update email_outbox set status = 'sending', attempts = attempts + 1, next_attempt_at = ?
-        where id in (
-          select id from email_outbox
-           where status in ('pending', 'sending') and next_attempt_at <= ?
-           order by next_attempt_at, id
-           limit ? for update skip locked)
-        returning id, idempotency_key, recipient, subject, text_body, html_body, tag, attempts`,
-      [leaseUntil, now, limit],
+      `with due as (
+         select id, next_attempt_at as due_at from email_outbox
+          where status in ('pending', 'sending') and next_attempt_at <= ?
+          order by next_attempt_at, id
+          limit ? for update skip locked),
+       claimed as (
+         update email_outbox o set status = 'sending', attempts = o.attempts + 1, next_attempt_at = ?
+           from due where o.id = due.id
+         returning o.id, o.idempotency_key, o.recipient, o.subject, o.text_body, o.html_body, o.tag, o.attempts, due.due_at)
+       select * from claimed order by due_at, id`,
+      [now, limit, leaseUntil],
     );
     return result.rows.map((row) => ({
       id: Number(row.id),
@@ -47,14 +54,19 @@ export class PostgresOutboxDeliveryStore implements OutboxDeliveryStore {
     await this.database.db('email_outbox').where({ id }).update({ status: 'sent', sent_at: at, last_error: null });
   }
 
+  // Both only move a `sending` row: a sender whose lease ran out, reporting late, must not
+  // reopen an email that another sender has since sent (that would send it again).
   async scheduleRetry(id: number, nextAttemptAt: Date, error: string): Promise<void> {
     await this.database
       .db('email_outbox')
-      .where({ id })
+      .where({ id, status: 'sending' })
       .update({ status: 'pending', next_attempt_at: nextAttemptAt, last_error: error.slice(0, MAX_ERROR_LENGTH) });
   }
 
   async markDead(id: number, error: string): Promise<void> {
-    await this.database.db('email_outbox').where({ id }).update({ status: 'dead', last_error: error.slice(0, MAX_ERROR_LENGTH) });
+    await this.database
+      .db('email_outbox')
+      .where({ id, status: 'sending' })
+      .update({ status: 'dead', last_error: error.slice(0, MAX_ERROR_LENGTH) });
   }
 }

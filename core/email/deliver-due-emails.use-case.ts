@@ -9,8 +9,12 @@ export interface DeliveryPolicy {
   /** First retry delay; doubles per attempt, capped at `maxDelayMs`. */
   baseDelayMs: number;
   maxDelayMs: number;
-  /** How long a claim hides an email from other senders. Longer than any provider call. */
+  /**
+   * How long a claim hides an email from other senders. Longer than any provider call: the
+   * emails of a batch are sent concurrently, so a whole batch takes one provider timeout.
+   */
   leaseMs: number;
+  /** Emails claimed per run, and so the number of concurrent provider calls. */
   batchSize: number;
 }
 
@@ -30,8 +34,9 @@ export interface DeliveryReport {
 
 /**
  * Sends the emails that are due. Transient failures (network, 429, 5xx) are retried with
- * exponential backoff and full jitter; permanent ones (rejected address, bad request) and
- * emails out of attempts go to dead-letter, logged. Never throws for a delivery failure.
+ * exponential backoff and jitter; permanent ones (rejected address, bad request) and emails out
+ * of attempts go to dead-letter, logged. Never throws for a delivery failure; a failing store
+ * does throw (after the rest of the batch settled), and its emails come back when their lease ends.
  */
 export class DeliverDueEmails {
   constructor(
@@ -43,34 +48,46 @@ export class DeliverDueEmails {
     const report: DeliveryReport = { sent: 0, retried: 0, dead: 0 };
     const now = this.ports.clock.now();
     const claimed = await this.ports.store.claimDue(now, new Date(now.getTime() + this.policy.leaseMs), this.policy.batchSize);
-    for (const email of claimed) report[await this.deliver(email)] += 1;
+    // Concurrent, so that every send of the batch ends within one provider timeout, inside the
+    // lease; one at a time, the tail of a slow batch would be re-claimed and sent twice.
+    const outcomes = await Promise.allSettled(claimed.map((email) => this.deliver(email)));
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') throw outcome.reason;
+      report[outcome.value] += 1;
+    }
     return report;
   }
 
   private async deliver(email: ClaimedEmail): Promise<keyof DeliveryReport> {
     const { store, mailer, clock, logger } = this.ports;
     const fields = { email_id: email.id, tag: email.message.tag, attempt: email.attempts };
+    let failure: unknown;
     try {
       await mailer.send(email.message);
+    } catch (error) {
+      failure = error ?? new Error('mailer rejected without a reason');
+    }
+    // Outside the try: a store error after a successful send is not a delivery failure, and
+    // must not schedule a retry that would send the email again.
+    if (failure === undefined) {
       await store.markSent(email.id, clock.now());
       logger.info(fields, 'email sent');
       return 'sent';
-    } catch (error) {
-      const kind = error instanceof MailDeliveryError ? error.kind : 'transient';
-      const reason = error instanceof Error ? error.message : String(error);
-      if (kind === 'permanent' || email.attempts >= this.policy.maxAttempts) {
-        await store.markDead(email.id, reason);
-        logger.error({ ...fields, kind, reason }, 'email dead-lettered');
-        return 'dead';
-      }
-      const delay = this.backoffMs(email.attempts);
-      await store.scheduleRetry(email.id, new Date(clock.now().getTime() + delay), reason);
-      logger.warn({ ...fields, kind, reason, retry_in_ms: delay }, 'email delivery failed, will retry');
-      return 'retried';
     }
+    const kind = failure instanceof MailDeliveryError ? failure.kind : 'transient';
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    if (kind === 'permanent' || email.attempts >= this.policy.maxAttempts) {
+      await store.markDead(email.id, reason);
+      logger.error({ ...fields, kind, reason }, 'email dead-lettered');
+      return 'dead';
+    }
+    const delay = this.backoffMs(email.attempts);
+    await store.scheduleRetry(email.id, new Date(clock.now().getTime() + delay), reason);
+    logger.warn({ ...fields, kind, reason, retry_in_ms: delay }, 'email delivery failed, will retry');
+    return 'retried';
   }
 
-  /** Full jitter: uniform in [base/2, min(cap, base·2^(n−1))], so retries from many senders spread out. */
+  /** Uniform in [base/2, min(cap, base·2^(n−1))], so retries from many senders spread out. */
   private backoffMs(attempt: number): number {
     const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** (attempt - 1));
     const floor = Math.min(ceiling, this.policy.baseDelayMs / 2);

@@ -1,0 +1,28 @@
+import { InMemoryEmailOutbox } from '../../adapters/in-memory/in-memory-email-outbox';
+import { InMemoryOutboxDeliveryStore } from '../../adapters/in-memory/in-memory-outbox-delivery-store';
+import { InMemoryStore } from '../../adapters/in-memory/in-memory-store';
+import { FakeClock } from '../fakes/fake-clock';
+import { anOutboxMessage, describeOutboxDeliveryStoreContract } from './outbox-delivery-store.contract';
+
+// Emails go in through the real enqueue side (InMemoryEmailOutbox), whose `createdAt` (from the
+// store's clock) is when a new email is due, as `next_attempt_at` defaults to `now()` in SQL.
+describeOutboxDeliveryStoreContract('in-memory', async () => {
+  const clock = new FakeClock();
+  const memory = new InMemoryStore({ clock });
+  const outbox = new InMemoryEmailOutbox(memory);
+  const store = new InMemoryOutboxDeliveryStore(memory);
+  return {
+    store,
+    async enqueue(dueAt, message) {
+      clock.set(dueAt);
+      await outbox.enqueue(anOutboxMessage(message));
+      return Math.max(...memory.emailOutbox.keys());
+    },
+    async inspect(id) {
+      const state = await store.inspect(id);
+      if (!state) throw new Error(`no outbox email ${id}`);
+      return state;
+    },
+    teardown: async () => {},
+  };
+});

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe } from 'vitest';
+import type { Database } from '../../adapters/postgres/database';
+import { PostgresOutboxDeliveryStore } from '../../adapters/postgres/postgres-outbox-delivery-store';
+import { createTestDatabase, createTestPglite, requirePostgres } from '../support/postgres';
+import type { TestDatabase, TestPglite } from '../support/postgres';
+import { anOutboxMessage, describeOutboxDeliveryStoreContract } from './outbox-delivery-store.contract';
+import type { OutboxDeliveryHarness, StoredOutboxEmail } from './outbox-delivery-store.contract';
+
+interface Row {
+  status: StoredOutboxEmail['status'];
+  attempts: number;
+  // MikroORM's pg types hand timestamptz back as strings.
+  next_attempt_at: string | Date;
+  last_error: string | null;
+  sent_at: string | Date | null;
+}
+
+/** Rows go in with plain SQL, so a test can say when each one is due. One database per backend, emptied per test. */
+async function harness(database: Database): Promise<OutboxDeliveryHarness> {
+  await database.db.raw('truncate email_outbox restart identity');
+  return {
+    store: new PostgresOutboxDeliveryStore(database),
+    async enqueue(dueAt, overrides) {
+      const message = anOutboxMessage(overrides);
+      const result = await database.db.raw<{ rows: Array<{ id: string }> }>(
+        `insert into email_outbox (idempotency_key, recipient, subject, text_body, html_body, tag, next_attempt_at)
+         values (gen_random_uuid(), ?, ?, ?, ?, ?, ?) returning id`,
+        [message.to, message.subject, message.text, message.html, message.tag ?? null, dueAt],
+      );
+      return Number(result.rows[0]?.id);
+    },
+    async inspect(id) {
+      const result = await database.db.raw<{ rows: Row[] }>(
+        'select status, attempts, next_attempt_at, last_error, sent_at from email_outbox where id = ?',
+        [id],
+      );
+      const row = result.rows[0];
+      if (!row) throw new Error(`no outbox email ${id}`);
+      return {
+        status: row.status,
+        attempts: row.attempts,
+        nextAttemptAt: new Date(row.next_attempt_at),
+        lastError: row.last_error,
+        sentAt: row.sent_at === null ? null : new Date(row.sent_at),
+      };
+    },
+    teardown: async () => {},
+  };
+}
+
+const postgres = await requirePostgres();
+
+describe.skipIf(!postgres)('PostgreSQL server', () => {
+  let testDb: TestDatabase;
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await testDb?.drop();
+  });
+  describeOutboxDeliveryStoreContract('PostgreSQL', () => harness(testDb.database));
+});
+
+describe('embedded PGlite', () => {
+  let pglite: TestPglite;
+  beforeAll(async () => {
+    pglite = await createTestPglite();
+  });
+  afterAll(async () => {
+    await pglite?.close();
+  });
+  describeOutboxDeliveryStoreContract('PGlite', () => harness(pglite.database));
+});
