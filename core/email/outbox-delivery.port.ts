@@ -20,8 +20,11 @@ export interface OutboxDeliveryStore {
    */
   claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedEmail[]>;
   markSent(id: number, at: Date): Promise<void>;
-  /** Back to `pending`, due again at `nextAttemptAt`. */
+  /**
+   * Back to `pending`, due again at `nextAttemptAt`. Only moves an email still `sending`: a
+   * sender whose lease ran out must not reopen an email another sender has since delivered.
+   */
   scheduleRetry(id: number, nextAttemptAt: Date, error: string): Promise<void>;
-  /** Terminal: `dead`, kept for inspection, never retried. */
+  /** Terminal: `dead`, kept for inspection, never retried. Only moves an email still `sending`. */
   markDead(id: number, error: string): Promise<void>;
 }
