@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import bcrypt from 'bcryptjs';
+import type { PasswordHasher } from '../../core/accounts/crypto.port';
+
+export const MIN_BCRYPT_COST = 4;
+export const MAX_BCRYPT_COST = 15;
+
+/** `$2a$`/`$2b$`/`$2y$`, a two-digit cost, then 22 salt and 31 hash characters. */
+const BCRYPT_HASH = /^\$2[aby]\$(0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}$/;
+
+/**
+ * bcrypt only reads the first 72 bytes of its input: two passwords sharing a 72-byte prefix
+ * (18 four-byte emoji are enough) would verify against each other, and the rest of a long
+ * passphrase would add nothing. We feed it the SHA-256 of the password instead, base64-encoded:
+ * 44 ASCII bytes, never truncated, and free of the NUL bytes that end a C-string in other
+ * bcrypt implementations (which is why the raw digest is not used).
+ */
+const prehash = (password: string): string => createHash('sha256').update(password, 'utf8').digest('base64');
+
+/** bcryptjs's async API works in slices between which the event loop runs other requests. */
+export class BcryptPasswordHasher implements PasswordHasher {
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(private readonly cost: number) {
+    if (!Number.isInteger(cost) || cost < MIN_BCRYPT_COST || cost > MAX_BCRYPT_COST) {
+      throw new RangeError(`bcrypt cost must be an integer from ${MIN_BCRYPT_COST} to ${MAX_BCRYPT_COST}, got ${cost}`);
+    }
+  }
+
+  hash(password: string): Promise<string> {
+    return bcrypt.hash(prehash(password), this.cost);
+  }
+
+  async verify(password: string, hash: string | null): Promise<boolean> {
+    if (hash === null) {
+      // An unknown account costs one full comparison, like a wrong password does.
+      await bcrypt.compare(prehash(password), await this.dummy());
+      return false;
+    }
+    // A malformed stored hash is a data problem, not a reason to fail the login with a 500.
+    if (!BCRYPT_HASH.test(hash)) return false;
+    try {
+      return await bcrypt.compare(prehash(password), hash);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Made once, at this hasher's cost, so the dummy comparison takes as long as a real one. */
+  private dummy(): Promise<string> {
+    this.dummyHash ??= bcrypt.hash(prehash('tenantkit-dummy-password'), this.cost).catch((error: unknown) => {
+      this.dummyHash = undefined;
+      throw error;
+    });
+    return this.dummyHash;
+  }
+}

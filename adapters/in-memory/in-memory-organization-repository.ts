@@ -1,0 +1,60 @@
+import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
+import type { AccountStatus, Organization } from '../../core/accounts/user';
+import type { InMemoryStore, OrganizationRow } from './in-memory-store';
+
+const toOrganization = (row: OrganizationRow): Organization => ({
+  id: row.id,
+  name: row.name,
+  status: row.status,
+  createdAt: new Date(row.createdAt),
+});
+
+export class InMemoryOrganizationRepository implements OrganizationRepository {
+  constructor(private readonly store: InMemoryStore) {}
+
+  create(input: { name: string }): Promise<Organization> {
+    return this.store.unitOfWork.exclusive(() => {
+      const now = this.store.now();
+      const row: OrganizationRow = {
+        id: this.store.nextId('organization'),
+        name: input.name,
+        status: 'active',
+        createdAt: now,
+        updatedAt: now,
+      };
+      this.store.organizations.set(row.id, row);
+      return toOrganization(row);
+    });
+  }
+
+  findById(id: number): Promise<Organization | null> {
+    return this.store.unitOfWork.exclusive(() => {
+      const row = this.store.organizations.get(id);
+      return row ? toOrganization(row) : null;
+    });
+  }
+
+  list(): Promise<Organization[]> {
+    // As in the SQL adapter: creation time, then id for organizations created at the same instant.
+    return this.store.unitOfWork.exclusive(() =>
+      [...this.store.organizations.values()]
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+        .map(toOrganization),
+    );
+  }
+
+  async lock(_id: number): Promise<void> {
+    // The unit of work already runs one transaction at a time: taking its lock is enough.
+    await this.store.unitOfWork.exclusive(() => undefined);
+  }
+
+  setStatus(id: number, status: AccountStatus): Promise<Organization | null> {
+    return this.store.unitOfWork.exclusive(() => {
+      const row = this.store.organizations.get(id);
+      if (!row) return null;
+      row.status = status;
+      row.updatedAt = this.store.now();
+      return toOrganization(row);
+    });
+  }
+}

@@ -1,0 +1,75 @@
+import type { SessionPrincipal, SessionStore } from '../../core/accounts/session-store.port';
+import type { InMemoryStore, SessionRow } from './in-memory-store';
+
+export class InMemorySessionStore implements SessionStore {
+  constructor(private readonly store: InMemoryStore) {}
+
+  create(input: { userId: number; tokenHash: string; createdAt: Date; expiresAt: Date }): Promise<{ id: number }> {
+    return this.store.unitOfWork.exclusive(() => {
+      // The unique index and the foreign key of the SQL table.
+      if (this.byTokenHash(input.tokenHash)) throw new Error('A session with this token hash already exists');
+      if (!this.store.users.has(input.userId)) throw new Error(`User ${input.userId} does not exist`);
+      const row: SessionRow = {
+        id: this.store.nextId('session'),
+        tokenHash: input.tokenHash,
+        userId: input.userId,
+        createdAt: new Date(input.createdAt),
+        expiresAt: new Date(input.expiresAt),
+      };
+      this.store.sessions.set(row.id, row);
+      return { id: row.id };
+    });
+  }
+
+  findByTokenHash(tokenHash: string): Promise<SessionPrincipal | null> {
+    return this.store.unitOfWork.exclusive(() => {
+      const session = this.byTokenHash(tokenHash);
+      const user = session && this.store.users.get(session.userId);
+      const organization = user && this.store.organizations.get(user.organizationId);
+      if (!session || !user || !organization) return null;
+      return {
+        sessionId: session.id,
+        userId: user.id,
+        organizationId: organization.id,
+        role: user.role,
+        expiresAt: new Date(session.expiresAt),
+        userStatus: user.status,
+        organizationStatus: organization.status,
+      };
+    });
+  }
+
+  async revoke(sessionId: number): Promise<void> {
+    await this.store.unitOfWork.exclusive(() => this.store.sessions.delete(sessionId));
+  }
+
+  revokeAllForUser(userId: number, exceptSessionId?: number): Promise<number> {
+    return this.store.unitOfWork.exclusive(() => {
+      let revoked = 0;
+      for (const session of [...this.store.sessions.values()]) {
+        if (session.userId === userId && session.id !== exceptSessionId) {
+          this.store.sessions.delete(session.id);
+          revoked += 1;
+        }
+      }
+      return revoked;
+    });
+  }
+
+  pruneExpiredBefore(cutoff: Date, batchSize: number): Promise<number> {
+    return this.store.unitOfWork.exclusive(() => {
+      // Oldest expiry first, as the SQL adapter walks its expires_at index.
+      const expired = [...this.store.sessions.values()]
+        .filter((session) => session.expiresAt.getTime() < cutoff.getTime())
+        .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
+        .slice(0, Math.max(0, batchSize));
+      for (const session of expired) this.store.sessions.delete(session.id);
+      return expired.length;
+    });
+  }
+
+  private byTokenHash(tokenHash: string): SessionRow | undefined {
+    for (const session of this.store.sessions.values()) if (session.tokenHash === tokenHash) return session;
+    return undefined;
+  }
+}

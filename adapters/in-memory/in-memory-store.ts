@@ -1,0 +1,167 @@
+import type { AccountStatus } from '../../core/accounts/user';
+import type { RoleName } from '../../core/accounts/role';
+import type { TokenPurpose } from '../../core/accounts/one-time-token-store.port';
+import type { Clock } from '../../core/shared/clock.port';
+import { SystemClock } from '../system/system-clock';
+import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
+
+// Rows mirror the SQL tables (adapters/postgres/migrations), so both adapter families hold the
+// same facts. They stay plain data (no classes, no functions) because transactions snapshot them
+// with structuredClone.
+
+export interface OrganizationRow {
+  id: number;
+  name: string;
+  status: AccountStatus;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface UserRow {
+  id: number;
+  organizationId: number;
+  email: string;
+  passwordHash: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  role: RoleName;
+  emailVerifiedAt: Date | null;
+  status: AccountStatus;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SessionRow {
+  id: number;
+  tokenHash: string;
+  userId: number;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface OneTimeTokenRow {
+  id: number;
+  tokenHash: string;
+  purpose: TokenPurpose;
+  userId: number;
+  expiresAt: Date;
+  usedAt: Date | null;
+  createdAt: Date;
+}
+
+export interface EmailOutboxRow {
+  id: number;
+  idempotencyKey: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  tag: string | null;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  createdAt: Date;
+}
+
+export type Table<Row> = Map<number, Row>;
+export type StoreSnapshot = Map<string, Table<unknown>>;
+type Listener = (id: number) => void;
+
+/**
+ * One in-memory "database" shared by every in-memory adapter, so that a UnitOfWork spans all of
+ * them and deletes cascade as the foreign keys do in SQL. Adapters of other contexts attach their
+ * own tables with `table(name)` and their cascades with `onDeleteUser` / `onDeleteOrganization`.
+ * Use `unitOfWork` (one per store): its lock is what keeps the tables consistent.
+ */
+export class InMemoryStore {
+  private readonly tables = new Map<string, Table<unknown>>();
+  private readonly sequences = new Map<string, number>();
+  private readonly userListeners: Listener[] = [];
+  private readonly organizationListeners: Listener[] = [];
+
+  readonly organizations = this.table<OrganizationRow>('organization');
+  readonly users = this.table<UserRow>('app_user');
+  readonly sessions = this.table<SessionRow>('session');
+  readonly oneTimeTokens = this.table<OneTimeTokenRow>('one_time_token');
+  readonly emailOutbox = this.table<EmailOutboxRow>('email_outbox');
+  readonly unitOfWork = new InMemoryUnitOfWork(this);
+  private readonly clock: Clock;
+
+  constructor(options: { clock?: Clock } = {}) {
+    this.clock = options.clock ?? new SystemClock();
+    this.onDeleteUser((userId) => {
+      deleteWhere(this.sessions, (session) => session.userId === userId);
+      deleteWhere(this.oneTimeTokens, (token) => token.userId === userId);
+    });
+  }
+
+  /** The table called `name`, created empty on first use. Keep the same map: it is restored in place. */
+  table<Row>(name: string): Table<Row> {
+    let table = this.tables.get(name);
+    if (!table) {
+      table = new Map();
+      this.tables.set(name, table);
+    }
+    return table as Table<Row>;
+  }
+
+  /** Like a SQL sequence: ids are never reused, not even after a rollback. */
+  nextId(tableName: string): number {
+    const next = (this.sequences.get(tableName) ?? 0) + 1;
+    this.sequences.set(tableName, next);
+    return next;
+  }
+
+  /** Timestamps for `createdAt`/`updatedAt` (what `now()` is in SQL). */
+  now(): Date {
+    return this.clock.now();
+  }
+
+  onDeleteUser(listener: Listener): void {
+    this.userListeners.push(listener);
+  }
+
+  onDeleteOrganization(listener: Listener): void {
+    this.organizationListeners.push(listener);
+  }
+
+  /** Deletes the user and, through the listeners, every row that references them. */
+  deleteUser(userId: number): boolean {
+    if (!this.users.delete(userId)) return false;
+    for (const listener of this.userListeners) listener(userId);
+    return true;
+  }
+
+  /** Deletes the organization, its users (cascading further) and whatever else references it. */
+  deleteOrganization(organizationId: number): boolean {
+    if (!this.organizations.has(organizationId)) return false;
+    for (const user of [...this.users.values()]) {
+      if (user.organizationId === organizationId) this.deleteUser(user.id);
+    }
+    for (const listener of this.organizationListeners) listener(organizationId);
+    this.organizations.delete(organizationId);
+    return true;
+  }
+
+  snapshot(): StoreSnapshot {
+    return structuredClone(this.tables);
+  }
+
+  /** Puts every table back as it was in `snapshot`, keeping the Map objects adapters hold. */
+  restore(snapshot: StoreSnapshot): void {
+    for (const [name, table] of this.tables) {
+      table.clear();
+      for (const [id, row] of snapshot.get(name) ?? []) table.set(id, row);
+    }
+  }
+}
+
+export function deleteWhere<Row>(table: Table<Row>, predicate: (row: Row) => boolean): number {
+  let deleted = 0;
+  for (const [id, row] of table) {
+    if (predicate(row)) {
+      table.delete(id);
+      deleted += 1;
+    }
+  }
+  return deleted;
+}

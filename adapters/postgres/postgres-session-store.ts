@@ -1,0 +1,73 @@
+import type { RoleName } from '../../core/accounts/role';
+import type { SessionPrincipal, SessionStore } from '../../core/accounts/session-store.port';
+import type { AccountStatus } from '../../core/accounts/user';
+import type { Database } from './database';
+
+interface PrincipalRow {
+  session_id: string | number;
+  user_id: number;
+  organization_id: number;
+  role: RoleName;
+  expires_at: string | Date;
+  user_status: AccountStatus;
+  organization_status: AccountStatus;
+}
+
+export class PostgresSessionStore implements SessionStore {
+  constructor(private readonly database: Database) {}
+
+  async create(input: { userId: number; tokenHash: string; createdAt: Date; expiresAt: Date }): Promise<{ id: number }> {
+    const [row] = (await this.database
+      .db('session')
+      .insert({ user_id: input.userId, token_hash: input.tokenHash, created_at: input.createdAt, expires_at: input.expiresAt })
+      .returning('id')) as [{ id: string | number }];
+    return { id: Number(row.id) };
+  }
+
+  async findByTokenHash(tokenHash: string): Promise<SessionPrincipal | null> {
+    // Runs on every authenticated request: one indexed lookup, one round trip.
+    const row = (await this.database
+      .db('session as s')
+      .join('app_user as u', 'u.id', 's.user_id')
+      .join('organization as o', 'o.id', 'u.organization_id')
+      .select(
+        's.id as session_id',
+        's.user_id',
+        'u.organization_id',
+        'u.role',
+        's.expires_at',
+        'u.status as user_status',
+        'o.status as organization_status',
+      )
+      .where('s.token_hash', tokenHash)
+      .first()) as PrincipalRow | undefined;
+    if (!row) return null;
+    return {
+      sessionId: Number(row.session_id),
+      userId: row.user_id,
+      organizationId: row.organization_id,
+      role: row.role,
+      expiresAt: new Date(row.expires_at),
+      userStatus: row.user_status,
+      organizationStatus: row.organization_status,
+    };
+  }
+
+  async revoke(sessionId: number): Promise<void> {
+    await this.database.db('session').where({ id: sessionId }).del();
+  }
+
+  async revokeAllForUser(userId: number, exceptSessionId?: number): Promise<number> {
+    const query = this.database.db('session').where({ user_id: userId });
+    if (exceptSessionId !== undefined) query.whereNot({ id: exceptSessionId });
+    return query.del();
+  }
+
+  async pruneExpiredBefore(cutoff: Date, batchSize: number): Promise<number> {
+    const db = this.database.db;
+    // A bounded batch that walks the expires_at index, so one call never holds many row locks.
+    return db('session')
+      .whereIn('id', db('session').select('id').where('expires_at', '<', cutoff).orderBy('expires_at').limit(Math.max(0, batchSize)))
+      .del();
+  }
+}

@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
+
+export interface OrganizationRepositoryHarness {
+  organizations: OrganizationRepository;
+  teardown(): Promise<void>;
+}
+
+export function describeOrganizationRepositoryContract(
+  name: string,
+  setup: () => Promise<OrganizationRepositoryHarness>,
+): void {
+  describe(`OrganizationRepository contract: ${name}`, () => {
+    let h: OrganizationRepositoryHarness;
+
+    beforeEach(async () => {
+      h = await setup();
+    });
+
+    afterEach(async () => {
+      await h.teardown();
+    });
+
+    it('creates an active organization and finds it by id', async () => {
+      const created = await h.organizations.create({ name: 'Acme Ltd' });
+
+      expect(created).toEqual({ id: expect.any(Number), name: 'Acme Ltd', status: 'active', createdAt: expect.any(Date) });
+      expect(created.createdAt.getTime()).not.toBeNaN();
+      expect(await h.organizations.findById(created.id)).toEqual(created);
+    });
+
+    it('answers null, not an error, for an unknown id', async () => {
+      await expect(h.organizations.findById(987_654)).resolves.toBeNull();
+    });
+
+    it('lists every organization, oldest first', async () => {
+      const first = await h.organizations.create({ name: 'First' });
+      const second = await h.organizations.create({ name: 'Second' });
+      const third = await h.organizations.create({ name: 'Third' });
+
+      expect((await h.organizations.list()).map((o) => o.id)).toEqual([first.id, second.id, third.id]);
+    });
+
+    it('lists nothing when there are no organizations', async () => {
+      await expect(h.organizations.list()).resolves.toEqual([]);
+    });
+
+    it('sets the status, returns the updated organization and keeps it', async () => {
+      const org = await h.organizations.create({ name: 'Acme' });
+
+      const suspended = await h.organizations.setStatus(org.id, 'suspended');
+
+      expect(suspended).toEqual({ ...org, status: 'suspended' });
+      expect(await h.organizations.findById(org.id)).toEqual(suspended);
+      expect(await h.organizations.setStatus(org.id, 'active')).toEqual(org);
+    });
+
+    it('answers null when setting the status of an unknown organization', async () => {
+      await expect(h.organizations.setStatus(987_654, 'suspended')).resolves.toBeNull();
+    });
+  });
+}

@@ -1,0 +1,290 @@
+import { createHash } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OneTimeTokenStore } from '../../core/accounts/one-time-token-store.port';
+import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
+import type { SessionStore } from '../../core/accounts/session-store.port';
+import type { NewUser, UserRepository } from '../../core/accounts/user-repository.port';
+import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
+
+export interface UserRepositoryHarness {
+  organizations: OrganizationRepository;
+  users: UserRepository;
+  sessions: SessionStore;
+  tokens: OneTimeTokenStore;
+  unitOfWork: UnitOfWork;
+  /** No port deletes organizations yet; the harness does it the store's way, to check the cascade. */
+  deleteOrganization(id: number): Promise<void>;
+  teardown(): Promise<void>;
+}
+
+let sequence = 0;
+
+/** A valid NewUser with a unique email; shared by the accounts contract suites. */
+export function aNewUser(organizationId: number, overrides: Partial<NewUser> = {}): NewUser {
+  sequence += 1;
+  return {
+    organizationId,
+    email: `user-${sequence}-${process.pid}@example.test`,
+    passwordHash: `$2b$04$${'x'.repeat(53)}`,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    role: 'member',
+    emailVerified: false,
+    ...overrides,
+  };
+}
+
+/** A unique SHA-256 hex digest, as the stores receive for a token. */
+export function aTokenHash(): string {
+  sequence += 1;
+  return createHash('sha256').update(`token-${process.pid}-${sequence}`).digest('hex');
+}
+
+const HOUR_MS = 3_600_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function describeUserRepositoryContract(name: string, setup: () => Promise<UserRepositoryHarness>): void {
+  describe(`UserRepository contract: ${name}`, () => {
+    let h: UserRepositoryHarness;
+    let orgId: number;
+    let otherOrgId: number;
+
+    beforeEach(async () => {
+      h = await setup();
+      orgId = (await h.organizations.create({ name: 'Acme' })).id;
+      otherOrgId = (await h.organizations.create({ name: 'Globex' })).id;
+    });
+
+    afterEach(async () => {
+      await h.teardown();
+    });
+
+    it('creates an active user and finds it by id and by email', async () => {
+      const input = aNewUser(orgId, { role: 'org_admin', emailVerified: true });
+
+      const user = await h.users.create(input);
+
+      const { emailVerified, ...rest } = input;
+      expect(user).toEqual({ ...rest, id: expect.any(Number), emailVerified, status: 'active', createdAt: expect.any(Date) });
+      expect(user.createdAt.getTime()).not.toBeNaN();
+      expect(await h.users.findById(user.id)).toEqual(user);
+      expect(await h.users.findByEmail(input.email)).toEqual(user);
+    });
+
+    it('keeps null password and names (identity-provider accounts)', async () => {
+      const user = await h.users.create(aNewUser(orgId, { passwordHash: null, firstName: null, lastName: null }));
+
+      expect(await h.users.findById(user.id)).toMatchObject({ passwordHash: null, firstName: null, lastName: null });
+    });
+
+    it('answers null, not an error, for an unknown id or email', async () => {
+      await expect(h.users.findById(987_654)).resolves.toBeNull();
+      await expect(h.users.findByEmail('nobody@example.test')).resolves.toBeNull();
+    });
+
+    it('rejects a taken email with EMAIL_ALREADY_EXISTS, in any organization, and keeps the first user', async () => {
+      const first = await h.users.create(aNewUser(orgId));
+
+      await expect(h.users.create(aNewUser(orgId, { email: first.email }))).rejects.toMatchObject({ code: 'EMAIL_ALREADY_EXISTS' });
+      await expect(h.users.create(aNewUser(otherOrgId, { email: first.email }))).rejects.toMatchObject({
+        code: 'EMAIL_ALREADY_EXISTS',
+      });
+      expect(await h.users.findByEmail(first.email)).toEqual(first);
+      expect(await h.users.listByOrganization(otherOrgId)).toEqual([]);
+    });
+
+    it('leaves the transaction usable after rejecting a taken email', async () => {
+      const taken = await h.users.create(aNewUser(orgId));
+      const next = aNewUser(orgId);
+
+      await h.unitOfWork.transaction(async () => {
+        await expect(h.users.create(aNewUser(orgId, { email: taken.email }))).rejects.toMatchObject({
+          code: 'EMAIL_ALREADY_EXISTS',
+        });
+        await h.users.create(next);
+      });
+
+      expect(await h.users.findByEmail(next.email)).not.toBeNull();
+    });
+
+    it('marks the email verified, idempotently', async () => {
+      const user = await h.users.create(aNewUser(orgId));
+
+      await h.users.markEmailVerified(user.id);
+      await h.users.markEmailVerified(user.id);
+
+      expect(await h.users.findById(user.id)).toEqual({ ...user, emailVerified: true });
+      await expect(h.users.markEmailVerified(987_654)).resolves.toBeUndefined();
+    });
+
+    it('sets and removes the password hash', async () => {
+      const user = await h.users.create(aNewUser(orgId));
+
+      await h.users.setPasswordHash(user.id, '$2b$04$new-hash');
+      expect((await h.users.findById(user.id))?.passwordHash).toBe('$2b$04$new-hash');
+
+      await h.users.setPasswordHash(user.id, null);
+      expect(await h.users.findById(user.id)).toEqual({ ...user, passwordHash: null });
+    });
+
+    it("lists an organization's users and no one else's", async () => {
+      const a = await h.users.create(aNewUser(orgId));
+      const b = await h.users.create(aNewUser(orgId, { role: 'readonly' }));
+      await h.users.create(aNewUser(otherOrgId));
+
+      const listed = await h.users.listByOrganization(orgId);
+
+      expect([...listed].sort((x, y) => x.id - y.id)).toEqual([a, b]);
+      expect(await h.users.listByOrganization(987_654)).toEqual([]);
+    });
+
+    it('updates the role within the organization and returns the updated user', async () => {
+      const user = await h.users.create(aNewUser(orgId));
+
+      const updated = await h.users.updateRole(orgId, user.id, 'org_admin');
+
+      expect(updated).toEqual({ ...user, role: 'org_admin' });
+      expect(await h.users.findById(user.id)).toEqual(updated);
+    });
+
+    it("answers null and changes nothing when updating the role of another organization's or an unknown user", async () => {
+      const user = await h.users.create(aNewUser(orgId));
+
+      await expect(h.users.updateRole(otherOrgId, user.id, 'org_admin')).resolves.toBeNull();
+      await expect(h.users.updateRole(orgId, 987_654, 'org_admin')).resolves.toBeNull();
+      expect(await h.users.findById(user.id)).toEqual(user);
+    });
+
+    it('deletes a user of the organization, once', async () => {
+      const user = await h.users.create(aNewUser(orgId));
+
+      await expect(h.users.delete(orgId, user.id)).resolves.toBe(true);
+      await expect(h.users.findById(user.id)).resolves.toBeNull();
+      await expect(h.users.findByEmail(user.email)).resolves.toBeNull();
+      await expect(h.users.delete(orgId, user.id)).resolves.toBe(false);
+    });
+
+    it("refuses to delete another organization's user", async () => {
+      const user = await h.users.create(aNewUser(orgId));
+
+      await expect(h.users.delete(otherOrgId, user.id)).resolves.toBe(false);
+      expect(await h.users.findById(user.id)).toEqual(user);
+    });
+
+    it("deleting a user deletes their sessions and tokens, and no one else's", async () => {
+      const user = await h.users.create(aNewUser(orgId));
+      const other = await h.users.create(aNewUser(orgId));
+      const now = new Date();
+      const expiresAt = new Date(now.getTime() + HOUR_MS);
+      const [session, otherSession, token] = [aTokenHash(), aTokenHash(), aTokenHash()];
+      await h.sessions.create({ userId: user.id, tokenHash: session, createdAt: now, expiresAt });
+      await h.sessions.create({ userId: other.id, tokenHash: otherSession, createdAt: now, expiresAt });
+      await h.tokens.issue({ userId: user.id, purpose: 'reset_password', tokenHash: token, expiresAt });
+
+      await h.users.delete(orgId, user.id);
+
+      await expect(h.sessions.findByTokenHash(session)).resolves.toBeNull();
+      await expect(h.tokens.consume('reset_password', token, now)).resolves.toBeNull();
+      await expect(h.sessions.findByTokenHash(otherSession)).resolves.toMatchObject({ userId: other.id });
+    });
+
+    it('deleting an organization deletes its users and their sessions', async () => {
+      const user = await h.users.create(aNewUser(orgId));
+      const outsider = await h.users.create(aNewUser(otherOrgId));
+      const now = new Date();
+      const tokenHash = aTokenHash();
+      await h.sessions.create({ userId: user.id, tokenHash, createdAt: now, expiresAt: new Date(now.getTime() + HOUR_MS) });
+
+      await h.deleteOrganization(orgId);
+
+      await expect(h.users.findById(user.id)).resolves.toBeNull();
+      await expect(h.users.listByOrganization(orgId)).resolves.toEqual([]);
+      await expect(h.sessions.findByTokenHash(tokenHash)).resolves.toBeNull();
+      await expect(h.users.findById(outsider.id)).resolves.toEqual(outsider);
+    });
+
+    it('counts the users holding a role in the organization only', async () => {
+      await h.users.create(aNewUser(orgId, { role: 'org_admin' }));
+      await h.users.create(aNewUser(orgId, { role: 'org_admin' }));
+      const member = await h.users.create(aNewUser(orgId, { role: 'member' }));
+      await h.users.create(aNewUser(otherOrgId, { role: 'org_admin' }));
+
+      await expect(h.users.countByRole(orgId, 'org_admin')).resolves.toBe(2);
+      await expect(h.users.countByRole(orgId, 'member')).resolves.toBe(1);
+      await expect(h.users.countByRole(orgId, 'readonly')).resolves.toBe(0);
+
+      await h.users.updateRole(orgId, member.id, 'org_admin');
+      await expect(h.users.countByRole(orgId, 'org_admin')).resolves.toBe(3);
+    });
+
+    describe('inside a UnitOfWork', () => {
+      it('commits every write and returns the result of the work', async () => {
+        const input = aNewUser(orgId);
+
+        const result = await h.unitOfWork.transaction(async () => {
+          const user = await h.users.create(input);
+          await h.users.markEmailVerified(user.id);
+          return user.id;
+        });
+
+        expect(await h.users.findByEmail(input.email)).toMatchObject({ id: result, emailVerified: true });
+      });
+
+      it('rolls every write back when the work throws, and rethrows', async () => {
+        const existing = await h.users.create(aNewUser(orgId));
+        const input = aNewUser(orgId);
+        const failure = new Error('boom');
+
+        const transaction = h.unitOfWork.transaction(async () => {
+          await h.users.create(input);
+          await h.users.updateRole(orgId, existing.id, 'org_admin');
+          await h.users.delete(orgId, existing.id);
+          throw failure;
+        });
+
+        await expect(transaction).rejects.toBe(failure);
+        await expect(h.users.findByEmail(input.email)).resolves.toBeNull();
+        await expect(h.users.findById(existing.id)).resolves.toEqual(existing);
+      });
+
+      it('joins a nested transaction to the outer one: the inner writes roll back with it', async () => {
+        const outer = aNewUser(orgId);
+        const inner = aNewUser(orgId);
+
+        const transaction = h.unitOfWork.transaction(async () => {
+          const created = await h.users.create(outer);
+          await h.unitOfWork.transaction(async () => {
+            expect(await h.users.findById(created.id)).toEqual(created);
+            await h.users.create(inner);
+          });
+          expect(await h.users.findByEmail(inner.email)).not.toBeNull();
+          throw new Error('outer fails after the inner one finished');
+        });
+
+        await expect(transaction).rejects.toThrow('outer fails');
+        await expect(h.users.findByEmail(outer.email)).resolves.toBeNull();
+        await expect(h.users.findByEmail(inner.email)).resolves.toBeNull();
+      });
+
+      it('never lets a read outside the transaction see a write that is then rolled back', async () => {
+        const input = aNewUser(orgId);
+        let signalWritten!: () => void;
+        const written = new Promise<void>((resolve) => {
+          signalWritten = resolve;
+        });
+
+        const transaction = h.unitOfWork.transaction(async () => {
+          await h.users.create(input);
+          signalWritten();
+          await sleep(50);
+          throw new Error('rolled back');
+        });
+        await written;
+        const outsideRead = h.users.findByEmail(input.email);
+
+        await expect(transaction).rejects.toThrow('rolled back');
+        await expect(outsideRead).resolves.toBeNull();
+      });
+    });
+  });
+}
