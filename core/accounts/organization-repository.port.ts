@@ -7,4 +7,9 @@ export interface OrganizationRepository {
   list(): Promise<Organization[]>;
   /** Returns the updated organization, or null when absent. */
   setStatus(id: number, status: AccountStatus): Promise<Organization | null>;
+  /**
+   * Inside a transaction: holds the organization until commit, so membership changes in one
+   * organization (role changes, removals) run one after another. A no-op for an unknown id.
+   */
+  lock(id: number): Promise<void>;
 }

@@ -1,0 +1,108 @@
+import { isPending, type Invitation } from '../../core/organizations/invitation';
+import type { InvitationRepository, NewInvitation } from '../../core/organizations/invitation-repository.port';
+import type { InMemoryStore, Table } from './in-memory-store';
+
+/** The `invitation` table's row: plain data, as the store's snapshots require. */
+type InvitationRow = Invitation;
+
+const copy = (row: InvitationRow): Invitation => ({
+  ...row,
+  expiresAt: new Date(row.expiresAt),
+  acceptedAt: row.acceptedAt && new Date(row.acceptedAt),
+  revokedAt: row.revokedAt && new Date(row.revokedAt),
+  createdAt: new Date(row.createdAt),
+});
+
+const oldestFirst = (a: InvitationRow, b: InvitationRow) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id;
+
+/**
+ * Invitations in the shared InMemoryStore, so transactions cover them and the foreign keys of
+ * the SQL table hold: deleting the organization deletes its invitations, deleting the inviting
+ * user clears `invitedByUserId`.
+ */
+export class InMemoryInvitationRepository implements InvitationRepository {
+  private readonly rows: Table<InvitationRow>;
+
+  constructor(private readonly store: InMemoryStore) {
+    this.rows = store.table<InvitationRow>('invitation');
+    store.onDeleteOrganization((organizationId) => {
+      for (const [id, row] of this.rows) if (row.organizationId === organizationId) this.rows.delete(id);
+    });
+    store.onDeleteUser((userId) => {
+      for (const row of this.rows.values()) if (row.invitedByUserId === userId) row.invitedByUserId = null;
+    });
+  }
+
+  create(input: NewInvitation): Promise<Invitation> {
+    return this.store.unitOfWork.exclusive(() => {
+      if (!this.store.organizations.has(input.organizationId)) throw new Error(`Organization ${input.organizationId} does not exist`);
+      if (input.invitedByUserId !== null && !this.store.users.has(input.invitedByUserId)) {
+        throw new Error(`User ${input.invitedByUserId} does not exist`);
+      }
+      if (this.byTokenHash(input.tokenHash)) throw new Error('An invitation with this token hash already exists');
+      for (const row of this.rows.values()) {
+        if (row.organizationId === input.organizationId && row.email === input.email && row.acceptedAt === null && row.revokedAt === null) {
+          row.revokedAt = new Date(input.createdAt);
+        }
+      }
+      const row: InvitationRow = {
+        id: this.store.nextId('invitation'),
+        ...input,
+        expiresAt: new Date(input.expiresAt),
+        acceptedAt: null,
+        revokedAt: null,
+        createdAt: new Date(input.createdAt),
+      };
+      this.rows.set(row.id, row);
+      return copy(row);
+    });
+  }
+
+  findPendingByTokenHash(tokenHash: string, now: Date): Promise<Invitation | null> {
+    return this.store.unitOfWork.exclusive(() => {
+      const row = this.byTokenHash(tokenHash);
+      return row && isPending(row, now) ? copy(row) : null;
+    });
+  }
+
+  consume(tokenHash: string, now: Date): Promise<Invitation | null> {
+    // Check and mark in one synchronous step under the lock: no other consumer can interleave.
+    return this.store.unitOfWork.exclusive(() => {
+      const row = this.byTokenHash(tokenHash);
+      if (!row || !isPending(row, now)) return null;
+      row.acceptedAt = new Date(now);
+      return copy(row);
+    });
+  }
+
+  listPending(organizationId: number, now: Date): Promise<Invitation[]> {
+    return this.store.unitOfWork.exclusive(() =>
+      [...this.rows.values()]
+        .filter((row) => row.organizationId === organizationId && isPending(row, now))
+        .sort(oldestFirst)
+        .map(copy),
+    );
+  }
+
+  revoke(organizationId: number, id: number, now: Date): Promise<boolean> {
+    return this.store.unitOfWork.exclusive(() => {
+      const row = this.rows.get(id);
+      if (!row || row.organizationId !== organizationId || !isPending(row, now)) return false;
+      row.revokedAt = new Date(now);
+      return true;
+    });
+  }
+
+  findPendingByEmail(email: string, now: Date): Promise<Invitation | null> {
+    return this.store.unitOfWork.exclusive(() => {
+      const pending = [...this.rows.values()].filter((row) => row.email === email && isPending(row, now)).sort(oldestFirst);
+      const newest = pending.at(-1);
+      return newest ? copy(newest) : null;
+    });
+  }
+
+  private byTokenHash(tokenHash: string): InvitationRow | undefined {
+    for (const row of this.rows.values()) if (row.tokenHash === tokenHash) return row;
+    return undefined;
+  }
+}

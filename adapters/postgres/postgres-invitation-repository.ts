@@ -1,0 +1,119 @@
+import type { RoleName } from '../../core/accounts/role';
+import type { Invitation } from '../../core/organizations/invitation';
+import type { InvitationRepository, NewInvitation } from '../../core/organizations/invitation-repository.port';
+import type { Database } from './database';
+
+interface InvitationRow {
+  id: number;
+  organization_id: number;
+  email: string;
+  role: RoleName;
+  token_hash: string;
+  invited_by_user_id: number | null;
+  expires_at: string | Date;
+  accepted_at: string | Date | null;
+  revoked_at: string | Date | null;
+  created_at: string | Date;
+}
+
+const COLUMNS = [
+  'id',
+  'organization_id',
+  'email',
+  'role',
+  'token_hash',
+  'invited_by_user_id',
+  'expires_at',
+  'accepted_at',
+  'revoked_at',
+  'created_at',
+];
+
+const dateOrNull = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
+
+const toInvitation = (row: InvitationRow): Invitation => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  email: row.email,
+  role: row.role,
+  tokenHash: row.token_hash,
+  invitedByUserId: row.invited_by_user_id,
+  expiresAt: new Date(row.expires_at),
+  acceptedAt: dateOrNull(row.accepted_at),
+  revokedAt: dateOrNull(row.revoked_at),
+  createdAt: new Date(row.created_at),
+});
+
+export class PostgresInvitationRepository implements InvitationRepository {
+  constructor(private readonly database: Database) {}
+
+  create(input: NewInvitation): Promise<Invitation> {
+    // Both statements in one transaction (joining the caller's when there is one).
+    return this.database.transaction(async () => {
+      await this.database
+        .db('invitation')
+        .update({ revoked_at: input.createdAt })
+        .where({ organization_id: input.organizationId, email: input.email })
+        .whereNull('accepted_at')
+        .whereNull('revoked_at');
+      const [row] = await this.database
+        .db('invitation')
+        .insert({
+          organization_id: input.organizationId,
+          email: input.email,
+          role: input.role,
+          token_hash: input.tokenHash,
+          invited_by_user_id: input.invitedByUserId,
+          expires_at: input.expiresAt,
+          created_at: input.createdAt,
+        })
+        .returning(COLUMNS);
+      return toInvitation(row as InvitationRow);
+    });
+  }
+
+  async findPendingByTokenHash(tokenHash: string, now: Date): Promise<Invitation | null> {
+    const row = (await this.pending(now).select(COLUMNS).where({ token_hash: tokenHash }).first()) as InvitationRow | undefined;
+    return row ? toInvitation(row) : null;
+  }
+
+  async consume(tokenHash: string, now: Date): Promise<Invitation | null> {
+    // One statement: the row lock taken by UPDATE makes concurrent consumers queue, and the
+    // ones after the winner re-check the pending conditions and match nothing.
+    const [row] = (await this.pending(now)
+      .update({ accepted_at: now })
+      .where({ token_hash: tokenHash })
+      .returning(COLUMNS)) as InvitationRow[];
+    return row ? toInvitation(row) : null;
+  }
+
+  async listPending(organizationId: number, now: Date): Promise<Invitation[]> {
+    const rows = (await this.pending(now)
+      .select(COLUMNS)
+      .where({ organization_id: organizationId })
+      .orderBy(['created_at', 'id'])) as InvitationRow[];
+    return rows.map(toInvitation);
+  }
+
+  async revoke(organizationId: number, id: number, now: Date): Promise<boolean> {
+    const revoked = await this.pending(now).update({ revoked_at: now }).where({ id, organization_id: organizationId });
+    return revoked > 0;
+  }
+
+  async findPendingByEmail(email: string, now: Date): Promise<Invitation | null> {
+    const row = (await this.pending(now)
+      .select(COLUMNS)
+      .where({ email })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .first()) as InvitationRow | undefined;
+    return row ? toInvitation(row) : null;
+  }
+
+  /** Invitations pending at `now`: not accepted, not revoked, not expired. */
+  private pending(now: Date) {
+    return this.database.db('invitation').whereNull('accepted_at').whereNull('revoked_at').where('expires_at', '>', now);
+  }
+}

@@ -1,0 +1,97 @@
+import * as v from 'valibot';
+import { defineRoute, type AnyRoute } from '../route';
+import {
+  AcceptedInvitationResponse,
+  AcceptInvitationRequest,
+  CreateInvitationRequest,
+  InvitationIdParams,
+  InvitationResponse,
+} from '../schemas/organization.schemas';
+import type { Invitation } from '../../../core/organizations/invitation';
+import type { AcceptInvitation } from '../../../core/organizations/accept-invitation.use-case';
+import type { CreateInvitation } from '../../../core/organizations/create-invitation.use-case';
+import type { ListInvitations } from '../../../core/organizations/list-invitations.use-case';
+import type { RevokeInvitation } from '../../../core/organizations/revoke-invitation.use-case';
+
+export interface InvitationUseCases {
+  createInvitation: CreateInvitation;
+  listInvitations: ListInvitations;
+  revokeInvitation: RevokeInvitation;
+  acceptInvitation: AcceptInvitation;
+}
+
+/** Never the token, nor its hash: the token exists only in the emailed link. */
+const toInvitation = (i: Invitation): v.InferOutput<typeof InvitationResponse> => ({
+  id: i.id,
+  email: i.email,
+  role: i.role,
+  organization_id: i.organizationId,
+  expires_at: i.expiresAt.toISOString(),
+  created_at: i.createdAt.toISOString(),
+});
+
+/** Invitations into the caller's organization, and the public accept. */
+export function invitationRoutes(useCases: InvitationUseCases): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/invitations',
+      tag: 'Invitations',
+      operationId: 'createInvitation',
+      summary: "Invite an email into the caller's organization; emails a 7-day single-use link",
+      access: 'org_admin',
+      body: CreateInvitationRequest,
+      responses: { 201: { description: 'The invitation (without its token)', schema: InvitationResponse } },
+      errors: ['EMAIL_ALREADY_EXISTS'],
+      handler: async ({ caller, body }) => ({
+        status: 201,
+        body: toInvitation(await useCases.createInvitation.execute(caller, { email: body.email, role: body.role })),
+      }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/invitations',
+      tag: 'Invitations',
+      operationId: 'listInvitations',
+      summary: "List the pending invitations of the caller's organization",
+      access: 'org_admin',
+      responses: { 200: { description: 'The pending invitations', schema: v.array(InvitationResponse) } },
+      handler: async ({ caller }) => ({ status: 200, body: (await useCases.listInvitations.execute(caller)).map(toInvitation) }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/invitations/{invitation_id}',
+      tag: 'Invitations',
+      operationId: 'revokeInvitation',
+      summary: 'Revoke a pending invitation; its link stops working',
+      access: 'org_admin',
+      params: InvitationIdParams,
+      responses: { 204: { description: 'Revoked' } },
+      errors: ['RESOURCE_NOT_FOUND'],
+      handler: async ({ caller, params }) => {
+        await useCases.revokeInvitation.execute(caller, { invitationId: params.invitation_id });
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/invitations/accept',
+      tag: 'Invitations',
+      operationId: 'acceptInvitation',
+      summary: 'Accept an invitation: creates a verified user with the invited role',
+      access: 'public',
+      body: AcceptInvitationRequest,
+      responses: { 201: { description: 'The new user', schema: AcceptedInvitationResponse } },
+      errors: ['INVALID_TOKEN', 'EMAIL_ALREADY_EXISTS'],
+      handler: async ({ body }) => {
+        const { userId } = await useCases.acceptInvitation.execute({
+          token: body.token,
+          password: body.password,
+          firstName: body.first_name,
+          lastName: body.last_name,
+        });
+        return { status: 201, body: { user_id: userId } };
+      },
+    }),
+  ];
+}

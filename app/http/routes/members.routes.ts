@@ -1,0 +1,70 @@
+import * as v from 'valibot';
+import { defineRoute, type AnyRoute } from '../route';
+import { MemberResponse, UpdateMemberRoleRequest, UserIdParams } from '../schemas/organization.schemas';
+import { roleView } from '../../../core/accounts/role';
+import type { User } from '../../../core/accounts/user';
+import type { ChangeMemberRole } from '../../../core/organizations/change-member-role.use-case';
+import type { ListMembers } from '../../../core/organizations/list-members.use-case';
+import type { RemoveMember } from '../../../core/organizations/remove-member.use-case';
+
+export interface MemberUseCases {
+  listMembers: ListMembers;
+  changeMemberRole: ChangeMemberRole;
+  removeMember: RemoveMember;
+}
+
+const toMember = (u: User): v.InferOutput<typeof MemberResponse> => ({
+  user_id: u.id,
+  email: u.email,
+  first_name: u.firstName,
+  last_name: u.lastName,
+  role: roleView(u.role),
+  created_at: u.createdAt.toISOString(),
+});
+
+/** Members of the caller's organization: the organization always comes from the session. */
+export function memberRoutes(useCases: MemberUseCases): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/members',
+      tag: 'Members',
+      operationId: 'listMembers',
+      summary: "List the members of the caller's organization",
+      access: 'org_admin',
+      responses: { 200: { description: 'The members', schema: v.array(MemberResponse) } },
+      handler: async ({ caller }) => ({ status: 200, body: (await useCases.listMembers.execute(caller)).map(toMember) }),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/members/{user_id}',
+      tag: 'Members',
+      operationId: 'updateMemberRole',
+      summary: "Change a member's role (never above the caller's, never leaving no org_admin)",
+      access: 'org_admin',
+      params: UserIdParams,
+      body: UpdateMemberRoleRequest,
+      responses: { 200: { description: 'The member', schema: MemberResponse } },
+      errors: ['RESOURCE_NOT_FOUND', 'LAST_ORG_ADMIN'],
+      handler: async ({ caller, params, body }) => ({
+        status: 200,
+        body: toMember(await useCases.changeMemberRole.execute(caller, { userId: params.user_id, role: body.role })),
+      }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/members/{user_id}',
+      tag: 'Members',
+      operationId: 'removeMember',
+      summary: 'Remove a member: deletes the user, their sessions and their projects',
+      access: 'org_admin',
+      params: UserIdParams,
+      responses: { 204: { description: 'Removed' } },
+      errors: ['RESOURCE_NOT_FOUND', 'LAST_ORG_ADMIN'],
+      handler: async ({ caller, params }) => {
+        await useCases.removeMember.execute(caller, { userId: params.user_id });
+        return { status: 204 };
+      },
+    }),
+  ];
+}

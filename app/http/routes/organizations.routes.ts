@@ -1,0 +1,75 @@
+import * as v from 'valibot';
+import { defineRoute, type AnyRoute } from '../route';
+import { CreateOrganizationRequest, OrganizationIdParams, OrganizationResponse } from '../schemas/organization.schemas';
+import type { Organization } from '../../../core/accounts/user';
+import type { CreateOrganization } from '../../../core/organizations/create-organization.use-case';
+import type { ListOrganizations } from '../../../core/organizations/list-organizations.use-case';
+import type { SuspendOrganization } from '../../../core/organizations/suspend-organization.use-case';
+import type { ActivateOrganization } from '../../../core/organizations/activate-organization.use-case';
+import { invitationRoutes, type InvitationUseCases } from './invitations.routes';
+import { memberRoutes, type MemberUseCases } from './members.routes';
+
+export interface OrganizationUseCases extends MemberUseCases, InvitationUseCases {
+  createOrganization: CreateOrganization;
+  listOrganizations: ListOrganizations;
+  suspendOrganization: SuspendOrganization;
+  activateOrganization: ActivateOrganization;
+}
+
+const toOrganization = (o: Organization): v.InferOutput<typeof OrganizationResponse> => ({
+  id: o.id,
+  name: o.name,
+  status: o.status,
+  created_at: o.createdAt.toISOString(),
+});
+
+/** Contract §6 "Organizations, members, invitations". Every id and scope comes from the session, never the request. */
+export function organizationRoutes(useCases: OrganizationUseCases): AnyRoute[] {
+  const statusRoute = (action: 'suspend' | 'activate') =>
+    defineRoute({
+      method: 'post',
+      path: `/organizations/{organization_id}/${action}`,
+      tag: 'Organizations',
+      operationId: `${action}Organization`,
+      summary: action === 'suspend' ? 'Suspend an organization: its sessions and logins are refused' : 'Activate a suspended organization',
+      access: 'sys_admin',
+      params: OrganizationIdParams,
+      responses: { 200: { description: 'The organization', schema: OrganizationResponse } },
+      errors: ['RESOURCE_NOT_FOUND'],
+      handler: async ({ caller, params }) => {
+        const useCase = action === 'suspend' ? useCases.suspendOrganization : useCases.activateOrganization;
+        return { status: 200, body: toOrganization(await useCase.execute(caller, { organizationId: params.organization_id })) };
+      },
+    });
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/organizations',
+      tag: 'Organizations',
+      operationId: 'createOrganization',
+      summary: 'Create an organization and invite admin_email as its org_admin',
+      access: 'sys_admin',
+      body: CreateOrganizationRequest,
+      responses: { 201: { description: 'The new organization', schema: OrganizationResponse } },
+      errors: ['EMAIL_ALREADY_EXISTS'],
+      handler: async ({ caller, body }) => {
+        const { organization } = await useCases.createOrganization.execute(caller, { name: body.name, adminEmail: body.admin_email });
+        return { status: 201, body: toOrganization(organization) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/organizations',
+      tag: 'Organizations',
+      operationId: 'listOrganizations',
+      summary: 'List every organization, oldest first',
+      access: 'sys_admin',
+      responses: { 200: { description: 'The organizations', schema: v.array(OrganizationResponse) } },
+      handler: async ({ caller }) => ({ status: 200, body: (await useCases.listOrganizations.execute(caller)).map(toOrganization) }),
+    }),
+    statusRoute('suspend'),
+    statusRoute('activate'),
+    ...memberRoutes(useCases),
+    ...invitationRoutes(useCases),
+  ];
+}

@@ -1,0 +1,60 @@
+import * as v from 'valibot';
+import { ROLES } from '../../../core/accounts/role';
+import { email, newPassword, RoleView, token } from './account.schemas';
+import { INT4_MAX, integerParam } from './integer-param.schema';
+
+/** Request and response shapes of the organization, member and invitation routes. */
+
+const noNul = v.check((text: string) => !text.includes('\u0000'), 'Must not contain NUL characters');
+
+const organizationName = v.pipe(
+  v.string('Must be a string'),
+  v.trim(),
+  v.minLength(1, 'Must not be empty'),
+  v.maxLength(200, 'Must be at most 200 characters'),
+  noNul,
+);
+
+/** Requests name a role by its stored name. */
+const roleName = v.picklist(ROLES, `Must be one of ${ROLES.join(', ')}`);
+
+const personName = v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(100), noNul)));
+
+const timestamp = v.pipe(v.string(), v.isoTimestamp());
+
+export const CreateOrganizationRequest = v.object({ name: organizationName, admin_email: email });
+export const UpdateMemberRoleRequest = v.object({ role: roleName });
+export const CreateInvitationRequest = v.object({ email, role: roleName });
+export const AcceptInvitationRequest = v.object({ token, password: newPassword, first_name: personName, last_name: personName });
+
+export const OrganizationIdParams = v.object({ organization_id: integerParam(1, INT4_MAX) });
+export const UserIdParams = v.object({ user_id: integerParam(1, INT4_MAX) });
+export const InvitationIdParams = v.object({ invitation_id: integerParam(1, INT4_MAX) });
+
+export const OrganizationResponse = v.object({
+  id: v.number(),
+  name: v.string(),
+  status: v.picklist(['active', 'suspended']),
+  created_at: timestamp,
+});
+
+export const MemberResponse = v.object({
+  user_id: v.number(),
+  email: v.string(),
+  first_name: v.nullable(v.string()),
+  last_name: v.nullable(v.string()),
+  role: RoleView,
+  created_at: timestamp,
+});
+
+/** Never the token, nor its hash. */
+export const InvitationResponse = v.object({
+  id: v.number(),
+  email: v.string(),
+  role: v.picklist(ROLES),
+  organization_id: v.number(),
+  expires_at: timestamp,
+  created_at: timestamp,
+});
+
+export const AcceptedInvitationResponse = v.object({ user_id: v.number() });

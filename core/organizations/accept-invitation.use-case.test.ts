@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { organizationsHarness } from '../../test/builders/organizations';
+import { Login } from '../accounts/login.use-case';
+import { AcceptInvitation } from './accept-invitation.use-case';
+import { CreateInvitation } from './create-invitation.use-case';
+import { redeemInvitation } from './redeem-invitation';
+
+async function invited(role: 'readonly' | 'member' | 'org_admin' = 'member') {
+  const h = organizationsHarness();
+  const { organizationId, users: [admin] } = await h.anOrganization(['org_admin']);
+  const invitation = await new CreateInvitation(h.orgPorts, h.settings).execute(await h.loginAs(admin!), { email: 'new@example.com', role });
+  return { h, organizationId, invitation, token: await h.invitationToken('new@example.com'), accept: new AcceptInvitation(h.orgPorts) };
+}
+
+describe('AcceptInvitation', () => {
+  it('creates a verified user with the invited role in the invited organization, who can log in', async () => {
+    const { h, organizationId, token, accept } = await invited('readonly');
+
+    const { userId } = await accept.execute({ token, password: 'password-123', firstName: 'Ada', lastName: null });
+
+    expect(await h.ports.users.findById(userId)).toMatchObject({
+      organizationId,
+      email: 'new@example.com',
+      role: 'readonly',
+      emailVerified: true,
+      firstName: 'Ada',
+      lastName: null,
+    });
+    await expect(new Login(h.ports, h.issuer).execute({ email: 'new@example.com', password: 'password-123' })).resolves.toMatchObject({ userId });
+  });
+
+  it('works once', async () => {
+    const { token, accept } = await invited();
+    await accept.execute({ token, password: 'password-123' });
+
+    await expect(accept.execute({ token, password: 'password-123' })).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+  });
+
+  it('refuses an expired or unknown token with INVALID_TOKEN', async () => {
+    const { h, invitation, token, accept } = await invited();
+    h.clock.set(invitation.expiresAt);
+
+    await expect(accept.execute({ token, password: 'password-123' })).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    await expect(accept.execute({ token: 'x'.repeat(43), password: 'password-123' })).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+  });
+
+  it('answers EMAIL_ALREADY_EXISTS when the address got an account meanwhile, and keeps the invitation pending', async () => {
+    const { h, invitation, token, accept } = await invited();
+    await h.aUser({ email: 'new@example.com' });
+
+    await expect(accept.execute({ token, password: 'password-123' })).rejects.toMatchObject({ code: 'EMAIL_ALREADY_EXISTS' });
+    await expect(h.invitations.findPendingByTokenHash(invitation.tokenHash, h.clock.now())).resolves.not.toBeNull();
+  });
+
+  it('enforces the password policy (8..64 code points) before touching the invitation', async () => {
+    const { h, invitation, token, accept } = await invited();
+
+    await expect(accept.execute({ token, password: 'short' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { 'body.password': expect.any(String) } });
+    await expect(accept.execute({ token, password: '🙂'.repeat(65) })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    await expect(h.invitations.findPendingByTokenHash(invitation.tokenHash, h.clock.now())).resolves.not.toBeNull();
+  });
+
+  it('lets the identity-provider flow redeem without a password', async () => {
+    const { h, invitation } = await invited('member');
+
+    const redeemed = await redeemInvitation(h.orgPorts, { tokenHash: invitation.tokenHash, passwordHash: null });
+
+    expect(redeemed).toEqual({ userId: expect.any(Number), organizationId: invitation.organizationId, role: 'member' });
+    expect(await h.ports.users.findById(redeemed.userId)).toMatchObject({ passwordHash: null, emailVerified: true });
+  });
+});

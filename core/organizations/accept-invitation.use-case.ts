@@ -1,0 +1,33 @@
+import { assertValidPassword } from '../accounts/password-policy';
+import type { OrganizationsPorts } from './organizations-ports';
+import { redeemInvitation, type RedeemedInvitation } from './redeem-invitation';
+
+export interface AcceptInvitationInput {
+  token: string;
+  password: string;
+  firstName?: string | null;
+  lastName?: string | null;
+}
+
+/**
+ * Public: accepts an invitation with the token from the emailed link and a password (8..64).
+ * Expired, used or revoked tokens give INVALID_TOKEN; an address that has an account by now
+ * gives EMAIL_ALREADY_EXISTS. The user can log in straight away.
+ */
+export class AcceptInvitation {
+  constructor(
+    private readonly ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'clock' | 'unitOfWork' | 'passwordHasher' | 'tokenHasher'>,
+  ) {}
+
+  async execute(input: AcceptInvitationInput): Promise<RedeemedInvitation> {
+    assertValidPassword(input.password, 'body.password');
+    // Hashed before the transaction: bcrypt is slow and must not hold a connection or a lock.
+    const passwordHash = await this.ports.passwordHasher.hash(input.password);
+    return redeemInvitation(this.ports, {
+      tokenHash: this.ports.tokenHasher.hash(input.token),
+      passwordHash,
+      firstName: input.firstName ?? null,
+      lastName: input.lastName ?? null,
+    });
+  }
+}

@@ -1,0 +1,13 @@
+import type { Caller } from '../accounts/caller';
+import type { OrganizationRepository } from '../accounts/organization-repository.port';
+import type { Organization } from '../accounts/user';
+import { setOrganizationStatus } from './organization-status';
+
+/** Lifts a suspension: logins work again, and so do sessions that have not expired meanwhile. Idempotent. */
+export class ActivateOrganization {
+  constructor(private readonly organizations: OrganizationRepository) {}
+
+  execute(caller: Caller, input: { organizationId: number }): Promise<Organization> {
+    return setOrganizationStatus(this.organizations, caller, input.organizationId, 'active');
+  }
+}

@@ -1,0 +1,28 @@
+import type { Caller } from '../accounts/caller';
+import type { RoleName } from '../accounts/role';
+import type { User } from '../accounts/user';
+import { resourceNotFound } from '../shared/domain-error';
+import { guardMemberChange } from './member-change';
+import { assertMayGrant, requireRole } from './membership-rules';
+import type { OrganizationsPorts } from './organizations-ports';
+
+/**
+ * Changes a member's role in the caller's organization. Refused: granting above the caller's
+ * own role (or sys_admin by anyone but a sys_admin), touching a member ranked above the caller
+ * (ACCESS_DENIED), demoting the last administrator (LAST_ORG_ADMIN). The new role applies to the
+ * member's open sessions at once: authentication reads it on every request.
+ */
+export class ChangeMemberRole {
+  constructor(private readonly ports: Pick<OrganizationsPorts, 'users' | 'organizations' | 'unitOfWork'>) {}
+
+  async execute(caller: Caller, input: { userId: number; role: RoleName }): Promise<User> {
+    requireRole(caller, 'org_admin');
+    assertMayGrant(caller.role, input.role);
+    return this.ports.unitOfWork.transaction(async () => {
+      await guardMemberChange(this.ports, caller, input.userId, input.role);
+      const updated = await this.ports.users.updateRole(caller.organizationId, input.userId, input.role);
+      if (!updated) throw resourceNotFound('member', input.userId);
+      return updated;
+    });
+  }
+}

@@ -1,0 +1,41 @@
+import type { Caller } from '../accounts/caller';
+import { normalizeEmail, type Organization } from '../accounts/user';
+import type { Invitation } from './invitation';
+import { issueInvitation } from './issue-invitation';
+import { requireRole } from './membership-rules';
+import type { InvitationSettings, OrganizationsPorts } from './organizations-ports';
+
+export interface CreateOrganizationInput {
+  /** Already trimmed, 1..200 characters. */
+  name: string;
+  adminEmail: string;
+}
+
+/**
+ * A sys_admin creates an organization and invites its first `org_admin`. The organization, the
+ * invitation and its email commit together: an address that already has an account
+ * (EMAIL_ALREADY_EXISTS) leaves no organization behind.
+ */
+export class CreateOrganization {
+  constructor(
+    private readonly ports: Pick<
+      OrganizationsPorts,
+      'organizations' | 'users' | 'invitations' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox' | 'unitOfWork'
+    >,
+    private readonly settings: InvitationSettings,
+  ) {}
+
+  async execute(caller: Caller, input: CreateOrganizationInput): Promise<{ organization: Organization; invitation: Invitation }> {
+    requireRole(caller, 'sys_admin');
+    return this.ports.unitOfWork.transaction(async () => {
+      const organization = await this.ports.organizations.create({ name: input.name });
+      const invitation = await issueInvitation(this.ports, this.settings, {
+        organization,
+        email: normalizeEmail(input.adminEmail),
+        role: 'org_admin',
+        invitedByUserId: caller.userId,
+      });
+      return { organization, invitation };
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import type { RoleName } from '../accounts/role';
+import type { Invitation } from './invitation';
+
+export interface NewInvitation {
+  organizationId: number;
+  /** Already normalized. */
+  email: string;
+  role: RoleName;
+  tokenHash: string;
+  invitedByUserId: number | null;
+  expiresAt: Date;
+  /** From the Clock. */
+  createdAt: Date;
+}
+
+/**
+ * Invitations into an organization. "Pending at `now`" means neither accepted nor revoked and
+ * `now < expiresAt` (see isPending). Only token hashes are stored; lookups are by hash.
+ */
+export interface InvitationRepository {
+  /**
+   * Inserts a pending invitation. Every invitation of the same email in the same organization
+   * that is neither accepted nor revoked is revoked first (at `createdAt`): re-inviting replaces
+   * the earlier link. A token hash that is already stored rejects (a bug, not a domain error).
+   */
+  create(input: NewInvitation): Promise<Invitation>;
+  /** The invitation with this token hash if it is pending at `now`, else null. */
+  findPendingByTokenHash(tokenHash: string, now: Date): Promise<Invitation | null>;
+  /**
+   * Atomically marks the invitation accepted at `now` and returns it, only if it is pending at
+   * `now`; otherwise returns null and changes nothing. Concurrent consumers of one token:
+   * exactly one gets the invitation.
+   */
+  consume(tokenHash: string, now: Date): Promise<Invitation | null>;
+  /** The organization's invitations pending at `now`, oldest first. */
+  listPending(organizationId: number, now: Date): Promise<Invitation[]>;
+  /**
+   * Revokes the invitation if it belongs to the organization and is pending at `now`. Returns
+   * whether it did; unknown, foreign, accepted, revoked and expired invitations all give false.
+   */
+  revoke(organizationId: number, id: number, now: Date): Promise<boolean>;
+  /** The newest invitation for this (normalized) email pending at `now`, in any organization, or null. */
+  findPendingByEmail(email: string, now: Date): Promise<Invitation | null>;
+}

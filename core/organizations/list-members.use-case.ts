@@ -1,0 +1,14 @@
+import type { Caller } from '../accounts/caller';
+import type { User } from '../accounts/user';
+import type { UserRepository } from '../accounts/user-repository.port';
+import { requireRole } from './membership-rules';
+
+/** The members of the caller's organization (never another's), in joining order. */
+export class ListMembers {
+  constructor(private readonly users: UserRepository) {}
+
+  async execute(caller: Caller): Promise<User[]> {
+    requireRole(caller, 'org_admin');
+    return this.users.listByOrganization(caller.organizationId);
+  }
+}

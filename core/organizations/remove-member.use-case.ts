@@ -1,0 +1,25 @@
+import type { Caller } from '../accounts/caller';
+import { DomainError, resourceNotFound } from '../shared/domain-error';
+import { guardMemberChange } from './member-change';
+import { requireRole } from './membership-rules';
+import type { OrganizationsPorts } from './organizations-ports';
+
+/**
+ * Removes a member of the caller's organization: deletes the user, their sessions (so they are
+ * logged out at once) and, by cascade, their projects. Nobody removes themselves here, nor a
+ * member ranked above them, nor the last administrator.
+ */
+export class RemoveMember {
+  constructor(private readonly ports: Pick<OrganizationsPorts, 'users' | 'organizations' | 'sessions' | 'unitOfWork'>) {}
+
+  async execute(caller: Caller, input: { userId: number }): Promise<void> {
+    requireRole(caller, 'org_admin');
+    if (input.userId === caller.userId) throw new DomainError('ACCESS_DENIED', 'You cannot remove yourself');
+    await this.ports.unitOfWork.transaction(async () => {
+      await guardMemberChange(this.ports, caller, input.userId, null);
+      // The cascade deletes them too; revoking first keeps the promise whatever the storage does.
+      await this.ports.sessions.revokeAllForUser(input.userId);
+      if (!(await this.ports.users.delete(caller.organizationId, input.userId))) throw resourceNotFound('member', input.userId);
+    });
+  }
+}

@@ -1,0 +1,19 @@
+import type { Caller } from '../accounts/caller';
+import type { Clock } from '../shared/clock.port';
+import { resourceNotFound } from '../shared/domain-error';
+import type { InvitationRepository } from './invitation-repository.port';
+import { requireRole } from './membership-rules';
+
+/**
+ * Revokes a pending invitation of the caller's organization; its link stops working. Anything
+ * else (unknown, another organization's, already accepted, revoked or expired) is RESOURCE_NOT_FOUND.
+ */
+export class RevokeInvitation {
+  constructor(private readonly ports: { invitations: InvitationRepository; clock: Clock }) {}
+
+  async execute(caller: Caller, input: { invitationId: number }): Promise<void> {
+    requireRole(caller, 'org_admin');
+    const revoked = await this.ports.invitations.revoke(caller.organizationId, input.invitationId, this.ports.clock.now());
+    if (!revoked) throw resourceNotFound('invitation', input.invitationId);
+  }
+}

@@ -1,0 +1,16 @@
+import type { Caller } from '../accounts/caller';
+import type { OrganizationRepository } from '../accounts/organization-repository.port';
+import type { Organization } from '../accounts/user';
+import { setOrganizationStatus } from './organization-status';
+
+/**
+ * Suspends an organization: every member's sessions are refused (UNAUTHORIZED) and their logins
+ * answer ACCOUNT_SUSPENDED until it is activated again. Nothing is deleted. Idempotent.
+ */
+export class SuspendOrganization {
+  constructor(private readonly organizations: OrganizationRepository) {}
+
+  execute(caller: Caller, input: { organizationId: number }): Promise<Organization> {
+    return setOrganizationStatus(this.organizations, caller, input.organizationId, 'suspended');
+  }
+}

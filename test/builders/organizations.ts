@@ -1,0 +1,51 @@
+import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory-invitation-repository';
+import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
+import type { Caller } from '../../core/accounts/caller';
+import type { RoleName } from '../../core/accounts/role';
+import type { User } from '../../core/accounts/user';
+import type { OrganizationsPorts } from '../../core/organizations/organizations-ports';
+import { accountsHarness, type AccountsHarness } from './accounts';
+
+export interface OrganizationsHarness extends AccountsHarness {
+  orgPorts: OrganizationsPorts;
+  invitations: InMemoryInvitationRepository;
+  /** A new organization with one verified user per role given, in that order. */
+  anOrganization(roles: RoleName[], name?: string): Promise<{ organizationId: number; users: User[] }>;
+  /** The user logged in: a real session in the store, and the Caller its authentication yields. */
+  loginAs(user: User): Promise<Caller & { token: string }>;
+  /** Resolves a session token the way every request does; rejects UNAUTHORIZED when it is dead. */
+  authenticate(token: string): Promise<Caller>;
+  /** The token of the newest invitation email to `to`. */
+  invitationToken(to: string): Promise<string>;
+}
+
+/** The accounts harness (in-memory store, fake clock) plus the invitation repository. */
+export function organizationsHarness(): OrganizationsHarness {
+  const base = accountsHarness();
+  const invitations = new InMemoryInvitationRepository(base.store);
+  const { tokens: _tokens, ...accounts } = base.ports;
+  const orgPorts: OrganizationsPorts = { ...accounts, invitations };
+  const authenticateSession = new AuthenticateSession(base.ports);
+  let counter = 0;
+  return {
+    ...base,
+    orgPorts,
+    invitations,
+    async anOrganization(roles, name) {
+      counter += 1;
+      const organizationId = (await base.ports.organizations.create({ name: name ?? `Tenant ${counter}` })).id;
+      const users: User[] = [];
+      for (const role of roles) {
+        counter += 1;
+        users.push(await base.aUser({ organizationId, role, email: `${role}-${counter}@example.com` }));
+      }
+      return { organizationId, users };
+    },
+    async loginAs(user) {
+      const session = await base.issuer.issue(user.id);
+      return { ...(await authenticateSession.execute(session.token)), token: session.token };
+    },
+    authenticate: (token) => authenticateSession.execute(token),
+    invitationToken: (to) => base.tokenFromEmail(to, '/invite/accept'),
+  };
+}

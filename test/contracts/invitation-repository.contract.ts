@@ -1,0 +1,238 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
+import type { UserRepository } from '../../core/accounts/user-repository.port';
+import type { InvitationRepository, NewInvitation } from '../../core/organizations/invitation-repository.port';
+import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
+import { aNewUser, aTokenHash } from './user-repository.contract';
+
+export interface InvitationRepositoryHarness {
+  invitations: InvitationRepository;
+  organizations: OrganizationRepository;
+  users: UserRepository;
+  unitOfWork: UnitOfWork;
+  /** No port deletes organizations; the harness does it the store's way, to check the cascade. */
+  deleteOrganization(id: number): Promise<void>;
+  teardown(): Promise<void>;
+}
+
+const T0 = new Date('2026-11-21T10:00:00.000Z');
+const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+const WEEK_MINUTES = 7 * 24 * 60;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let sequence = 0;
+const anEmail = () => `invitee-${(sequence += 1)}-${process.pid}@example.test`;
+
+export function describeInvitationRepositoryContract(name: string, setup: () => Promise<InvitationRepositoryHarness>): void {
+  describe(`InvitationRepository contract: ${name}`, () => {
+    let h: InvitationRepositoryHarness;
+    let orgId: number;
+    let otherOrgId: number;
+    let inviterId: number;
+
+    const invite = (overrides: Partial<NewInvitation> = {}) =>
+      h.invitations.create({
+        organizationId: orgId,
+        email: anEmail(),
+        role: 'member',
+        tokenHash: aTokenHash(),
+        invitedByUserId: inviterId,
+        expiresAt: at(WEEK_MINUTES),
+        createdAt: T0,
+        ...overrides,
+      });
+
+    beforeEach(async () => {
+      h = await setup();
+      orgId = (await h.organizations.create({ name: 'Acme' })).id;
+      otherOrgId = (await h.organizations.create({ name: 'Globex' })).id;
+      inviterId = (await h.users.create(aNewUser(orgId, { role: 'org_admin' }))).id;
+    });
+
+    afterEach(async () => {
+      await h.teardown();
+    });
+
+    it('creates a pending invitation and finds it by token hash', async () => {
+      const input: NewInvitation = {
+        organizationId: orgId,
+        email: anEmail(),
+        role: 'readonly',
+        tokenHash: aTokenHash(),
+        invitedByUserId: inviterId,
+        expiresAt: at(WEEK_MINUTES),
+        createdAt: T0,
+      };
+
+      const created = await h.invitations.create(input);
+
+      expect(created).toEqual({ ...input, id: expect.any(Number), acceptedAt: null, revokedAt: null });
+      expect(await h.invitations.findPendingByTokenHash(input.tokenHash, at(1))).toEqual(created);
+    });
+
+    it('keeps a null inviter', async () => {
+      const created = await invite({ invitedByUserId: null });
+
+      expect(created.invitedByUserId).toBeNull();
+    });
+
+    it('rejects a token hash that is already stored', async () => {
+      const first = await invite();
+
+      await expect(invite({ tokenHash: first.tokenHash })).rejects.toThrow();
+    });
+
+    it('finds nothing for an unknown, expired, accepted or revoked token', async () => {
+      const expired = await invite();
+      const accepted = await invite();
+      const revoked = await invite();
+      await h.invitations.consume(accepted.tokenHash, at(1));
+      await h.invitations.revoke(orgId, revoked.id, at(1));
+
+      await expect(h.invitations.findPendingByTokenHash(aTokenHash(), at(1))).resolves.toBeNull();
+      await expect(h.invitations.findPendingByTokenHash(expired.tokenHash, at(WEEK_MINUTES))).resolves.toBeNull();
+      await expect(h.invitations.findPendingByTokenHash(accepted.tokenHash, at(2))).resolves.toBeNull();
+      await expect(h.invitations.findPendingByTokenHash(revoked.tokenHash, at(2))).resolves.toBeNull();
+    });
+
+    it('consumes a pending invitation once, marking it accepted at `now`', async () => {
+      const invitation = await invite();
+
+      const consumed = await h.invitations.consume(invitation.tokenHash, at(5));
+
+      expect(consumed).toEqual({ ...invitation, acceptedAt: at(5) });
+      await expect(h.invitations.consume(invitation.tokenHash, at(6))).resolves.toBeNull();
+    });
+
+    it('does not consume an expired, revoked or unknown token', async () => {
+      const expired = await invite({ expiresAt: at(10) });
+      const revoked = await invite();
+      await h.invitations.revoke(orgId, revoked.id, at(1));
+
+      await expect(h.invitations.consume(expired.tokenHash, at(10))).resolves.toBeNull();
+      await expect(h.invitations.consume(revoked.tokenHash, at(2))).resolves.toBeNull();
+      await expect(h.invitations.consume(aTokenHash(), at(2))).resolves.toBeNull();
+      await expect(h.invitations.consume(expired.tokenHash, at(9))).resolves.toMatchObject({ id: expired.id });
+    });
+
+    it('gives a token to exactly one of many concurrent consumers', async () => {
+      const invitation = await invite();
+
+      const results = await Promise.all(Array.from({ length: 5 }, () => h.invitations.consume(invitation.tokenHash, at(1))));
+
+      expect(results.filter((result) => result !== null)).toHaveLength(1);
+    });
+
+    it('rolls a consumption back with its transaction', async () => {
+      const invitation = await invite();
+
+      const failing = h.unitOfWork.transaction(async () => {
+        await h.invitations.consume(invitation.tokenHash, at(1));
+        throw new Error('rolled back');
+      });
+
+      await expect(failing).rejects.toThrow('rolled back');
+      await expect(h.invitations.findPendingByTokenHash(invitation.tokenHash, at(2))).resolves.toMatchObject({ id: invitation.id });
+    });
+
+    it('replaces the pending invitation of the same email in the same organization', async () => {
+      const email = anEmail();
+      const first = await invite({ email });
+      const elsewhere = await invite({ email, organizationId: otherOrgId, invitedByUserId: null });
+
+      const second = await invite({ email, role: 'org_admin', createdAt: at(3) });
+
+      await expect(h.invitations.consume(first.tokenHash, at(4))).resolves.toBeNull();
+      expect((await h.invitations.listPending(orgId, at(4))).map((i) => i.id)).toEqual([second.id]);
+      expect((await h.invitations.listPending(otherOrgId, at(4))).map((i) => i.id)).toEqual([elsewhere.id]);
+    });
+
+    it('lists only the organization’s pending invitations, oldest first', async () => {
+      const b = await invite({ createdAt: at(2) });
+      const a = await invite({ createdAt: at(1) });
+      const expired = await invite({ expiresAt: at(30) });
+      const accepted = await invite();
+      const revoked = await invite();
+      await invite({ organizationId: otherOrgId, invitedByUserId: null });
+      await h.invitations.consume(accepted.tokenHash, at(5));
+      await h.invitations.revoke(orgId, revoked.id, at(5));
+
+      expect((await h.invitations.listPending(orgId, at(29))).map((i) => i.id)).toEqual([expired.id, a.id, b.id]);
+      expect((await h.invitations.listPending(orgId, at(30))).map((i) => i.id)).toEqual([a.id, b.id]);
+    });
+
+    it('lists nothing for an organization without invitations', async () => {
+      await expect(h.invitations.listPending(otherOrgId, T0)).resolves.toEqual([]);
+    });
+
+    it('revokes a pending invitation of the organization only', async () => {
+      const invitation = await invite();
+
+      await expect(h.invitations.revoke(otherOrgId, invitation.id, at(1))).resolves.toBe(false);
+      await expect(h.invitations.revoke(orgId, 987_654, at(1))).resolves.toBe(false);
+      await expect(h.invitations.revoke(orgId, invitation.id, at(1))).resolves.toBe(true);
+      await expect(h.invitations.revoke(orgId, invitation.id, at(2))).resolves.toBe(false);
+      await expect(h.invitations.consume(invitation.tokenHash, at(3))).resolves.toBeNull();
+    });
+
+    it('does not revoke an accepted or expired invitation', async () => {
+      const accepted = await invite();
+      const expired = await invite({ expiresAt: at(10) });
+      await h.invitations.consume(accepted.tokenHash, at(1));
+
+      await expect(h.invitations.revoke(orgId, accepted.id, at(2))).resolves.toBe(false);
+      await expect(h.invitations.revoke(orgId, expired.id, at(10))).resolves.toBe(false);
+    });
+
+    it('finds the newest pending invitation for an email in any organization', async () => {
+      const email = anEmail();
+      await invite({ email, createdAt: at(1) });
+      const newest = await invite({ email, organizationId: otherOrgId, invitedByUserId: null, createdAt: at(2) });
+      await invite({ email: anEmail() });
+
+      await expect(h.invitations.findPendingByEmail(email, at(3))).resolves.toEqual(newest);
+      await h.invitations.revoke(otherOrgId, newest.id, at(3));
+      await expect(h.invitations.findPendingByEmail(email, at(4))).resolves.toMatchObject({ organizationId: orgId });
+      await expect(h.invitations.findPendingByEmail(email, at(WEEK_MINUTES))).resolves.toBeNull();
+      await expect(h.invitations.findPendingByEmail(anEmail(), T0)).resolves.toBeNull();
+    });
+
+    it('keeps an invitation when its inviter is deleted, without the inviter', async () => {
+      const member = await h.users.create(aNewUser(orgId, { role: 'org_admin' }));
+      const invitation = await invite({ invitedByUserId: member.id });
+
+      await h.users.delete(orgId, member.id);
+
+      await expect(h.invitations.findPendingByTokenHash(invitation.tokenHash, at(1))).resolves.toEqual({
+        ...invitation,
+        invitedByUserId: null,
+      });
+    });
+
+    it('deletes the invitations of a deleted organization', async () => {
+      const invitation = await invite({ organizationId: otherOrgId, invitedByUserId: null });
+
+      await h.deleteOrganization(otherOrgId);
+
+      await expect(h.invitations.findPendingByTokenHash(invitation.tokenHash, at(1))).resolves.toBeNull();
+    });
+
+    // Not the invitation port, but the other half of what membership changes rely on.
+    it('makes transactions that lock one organization run one after the other', async () => {
+      const trace: string[] = [];
+      const step = (label: string) =>
+        h.unitOfWork.transaction(async () => {
+          await h.organizations.lock(orgId);
+          trace.push(`${label}:start`);
+          await sleep(30);
+          trace.push(`${label}:end`);
+        });
+
+      await Promise.all([step('a'), step('b')]);
+
+      // Either may win the lock; the other starts only after the winner ends.
+      const [first, second] = trace[0]?.startsWith('a') ? ['a', 'b'] : ['b', 'a'];
+      expect(trace).toEqual([`${first}:start`, `${first}:end`, `${second}:start`, `${second}:end`]);
+    });
+  });
+}

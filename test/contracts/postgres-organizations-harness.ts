@@ -1,0 +1,20 @@
+import type { Database } from '../../adapters/postgres/database';
+import { PostgresInvitationRepository } from '../../adapters/postgres/postgres-invitation-repository';
+import { PostgresOrganizationRepository } from '../../adapters/postgres/postgres-organization-repository';
+import { PostgresUserRepository } from '../../adapters/postgres/postgres-user-repository';
+import type { InvitationRepositoryHarness } from './invitation-repository.contract';
+
+/** Every test starts from empty tables of the file's own database. */
+export async function postgresOrganizationsHarness(database: Database): Promise<InvitationRepositoryHarness> {
+  await database.db.raw('truncate table organization, app_user, session, invitation restart identity cascade');
+  return {
+    invitations: new PostgresInvitationRepository(database),
+    organizations: new PostgresOrganizationRepository(database),
+    users: new PostgresUserRepository(database),
+    unitOfWork: database,
+    async deleteOrganization(id: number) {
+      await database.db('organization').where({ id }).del();
+    },
+    teardown: async () => undefined,
+  };
+}
