@@ -1,0 +1,47 @@
+import type { IdentityLink, IdentityLinkRepository } from '../../core/accounts/identity-link-repository.port';
+import type { Database } from './database';
+
+interface IdentityLinkRow {
+  id: number;
+  user_id: number;
+  issuer: string;
+  subject: string;
+  created_at: string | Date;
+}
+
+const COLUMNS = ['id', 'user_id', 'issuer', 'subject', 'created_at'];
+
+const toLink = (row: IdentityLinkRow): IdentityLink => ({
+  id: row.id,
+  userId: row.user_id,
+  issuer: row.issuer,
+  subject: row.subject,
+  createdAt: new Date(row.created_at),
+});
+
+/** The `identity_link` table; its unique key and foreign key give the port's rejections. */
+export class PostgresIdentityLinkRepository implements IdentityLinkRepository {
+  constructor(private readonly database: Database) {}
+
+  async create(input: { userId: number; issuer: string; subject: string; createdAt: Date }): Promise<IdentityLink> {
+    const [row] = (await this.database
+      .db('identity_link')
+      .insert({ user_id: input.userId, issuer: input.issuer, subject: input.subject, created_at: input.createdAt })
+      .returning(COLUMNS)) as [IdentityLinkRow];
+    return toLink(row);
+  }
+
+  async findBySubject(issuer: string, subject: string): Promise<IdentityLink | null> {
+    const row = (await this.database.db('identity_link').select(COLUMNS).where({ issuer, subject }).first()) as IdentityLinkRow | undefined;
+    return row ? toLink(row) : null;
+  }
+
+  async listByUser(userId: number): Promise<IdentityLink[]> {
+    const rows = (await this.database
+      .db('identity_link')
+      .select(COLUMNS)
+      .where({ user_id: userId })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])) as IdentityLinkRow[];
+    return rows.map(toLink);
+  }
+}

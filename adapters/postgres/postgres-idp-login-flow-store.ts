@@ -1,0 +1,42 @@
+import type { IdpLoginFlow, IdpLoginFlowStore } from '../../core/accounts/idp-login-flow-store.port';
+import type { Database } from './database';
+
+export class PostgresIdpLoginFlowStore implements IdpLoginFlowStore {
+  constructor(private readonly database: Database) {}
+
+  async create(input: IdpLoginFlow & { flowKeyHash: string; createdAt: Date; expiresAt: Date }): Promise<void> {
+    await this.database.db('idp_login_flow').insert({
+      flow_key_hash: input.flowKeyHash,
+      code_verifier: input.codeVerifier,
+      nonce: input.nonce,
+      created_at: input.createdAt,
+      expires_at: input.expiresAt,
+    });
+  }
+
+  async consume(flowKeyHash: string, now: Date): Promise<IdpLoginFlow | null> {
+    // One statement: the row lock taken by UPDATE queues concurrent callbacks, and the ones
+    // after the winner re-check `consumed_at is null` and match nothing.
+    const [row] = (await this.database
+      .db('idp_login_flow')
+      .update({ consumed_at: now })
+      .where({ flow_key_hash: flowKeyHash })
+      .whereNull('consumed_at')
+      .where('expires_at', '>', now)
+      .returning(['code_verifier', 'nonce'])) as Array<{ code_verifier: string; nonce: string }>;
+    return row ? { codeVerifier: row.code_verifier, nonce: row.nonce } : null;
+  }
+
+  async pruneExpiredBefore(cutoff: Date, batchSize: number): Promise<number> {
+    const db = this.database.db;
+    // A bounded batch along the expires_at index; `skip locked` lets concurrent starts share the work.
+    const batch = db('idp_login_flow')
+      .select('id')
+      .where('expires_at', '<', cutoff)
+      .orderBy('expires_at')
+      .limit(Math.max(0, batchSize))
+      .forUpdate()
+      .skipLocked();
+    return db('idp_login_flow').whereIn('id', batch).del();
+  }
+}

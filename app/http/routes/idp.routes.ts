@@ -1,0 +1,101 @@
+import * as v from 'valibot';
+import type { Context } from 'koa';
+import { defineRoute, type AnyRoute } from '../route';
+import type { IdpBindingCookie } from '../idp-binding-cookie';
+import type { SessionCookie } from '../session-cookie';
+import type { StartIdpLogin } from '../../../core/accounts/start-idp-login.use-case';
+import type { CompleteIdpLogin, CompleteIdpLoginResult } from '../../../core/accounts/complete-idp-login.use-case';
+
+export interface IdpUseCases {
+  start: StartIdpLogin;
+  complete: CompleteIdpLogin;
+}
+
+export interface IdpRouteDeps {
+  bindingCookie: IdpBindingCookie;
+  sessionCookie: SessionCookie;
+  /** APP_BASE_WEB_URL: where every callback ends. */
+  baseWebUrl: string;
+  /** The redirect URI registered with the provider, i.e. this callback's public address. */
+  callbackUrl: string;
+}
+
+const AuthorizeUrlResponse = v.object({ authorization_url: v.pipe(v.string(), v.url()) });
+
+// Whatever arrives, the callback redirects: a repeated or oversized parameter counts as absent.
+const callbackParameter = v.fallback(v.optional(v.pipe(v.string(), v.maxLength(4096))), undefined);
+const CallbackQuery = v.looseObject({ code: callbackParameter, state: callbackParameter, error: callbackParameter });
+
+/** Public, but each call stores a flow: bounded per client IP. */
+const AUTHORIZE_LIMIT = { bucket: 'idp-authorize', rule: '60/minute' };
+
+export function idpRoutes(useCases: IdpUseCases, deps: IdpRouteDeps): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/auth/oauth/idp/authorize-url',
+      tag: 'Authentication',
+      operationId: 'getIdpAuthorizeUrl',
+      summary: "The identity provider's authorization URL; sets the one-time binding cookie",
+      access: 'public',
+      rateLimit: AUTHORIZE_LIMIT,
+      responses: {
+        200: {
+          description: 'Send the browser to `authorization_url` within 10 minutes',
+          schema: AuthorizeUrlResponse,
+          headers: { 'Set-Cookie': 'idp_binding (HttpOnly, SameSite=Lax, Path=/auth/oauth/idp, Max-Age=600)' },
+        },
+      },
+      errors: ['NOT_FOUND', 'SERVICE_UNAVAILABLE'],
+      handler: async ({ ctx }) => {
+        const started = await useCases.start.execute();
+        deps.bindingCookie.set(ctx, started.binding, started.maxAgeSeconds);
+        return { status: 200, body: { authorization_url: started.authorizationUrl } };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/auth/oauth/idp/callback',
+      tag: 'Authentication',
+      operationId: 'idpCallback',
+      summary: 'Where the identity provider sends the browser back; always answers with a redirect',
+      access: 'public',
+      query: CallbackQuery,
+      responses: {
+        302: {
+          description: 'To APP_BASE_WEB_URL with a session cookie, or to APP_BASE_WEB_URL/login?error=<reason>',
+          headers: { Location: 'Where the browser goes next', 'Set-Cookie': 'Clears idp_binding; on success, the session cookie' },
+        },
+      },
+      errors: ['NOT_FOUND'],
+      handler: async ({ query, ctx }) => {
+        const callbackUrl = new URL(deps.callbackUrl);
+        callbackUrl.search = ctx.querystring;
+        const result = await useCases.complete.execute({
+          callbackUrl,
+          state: query.state,
+          code: query.code,
+          error: query.error,
+          binding: deps.bindingCookie.read(ctx),
+          presentedToken: deps.sessionCookie.read(ctx),
+        });
+        deps.bindingCookie.clear(ctx);
+        if (result.ok) deps.sessionCookie.set(ctx, result.session.token);
+        log(ctx, result);
+        ctx.set('Location', result.ok ? deps.baseWebUrl : `${deps.baseWebUrl}/login?error=${result.reason}`);
+        return { status: 302 };
+      },
+    }),
+  ];
+}
+
+/** The real cause goes to the log, never to the browser. */
+function log(ctx: Context, result: CompleteIdpLoginResult): void {
+  if (result.ok) {
+    ctx.state.log.info({ user_id: result.userId, outcome: result.outcome }, 'identity provider sign-in');
+  } else if (result.unexpected !== undefined) {
+    ctx.state.log.error({ reason: result.reason, err: result.unexpected }, 'identity provider sign-in failed unexpectedly');
+  } else {
+    ctx.state.log.warn({ reason: result.reason, cause: result.cause }, 'identity provider sign-in failed');
+  }
+}

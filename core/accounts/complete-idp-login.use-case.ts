@@ -1,0 +1,103 @@
+import { constantTimeEqual } from '../shared/constant-time-equal';
+import type { AccountsSettings } from './accounts-ports';
+import { IdentityProviderError, type VerifiedIdentity } from './identity-provider.port';
+import type { IdpLoginFlow } from './idp-login-flow-store.port';
+import { IdpLoginFailure, type IdpFailureReason, type IdpLoginPorts } from './idp-login';
+import { resolveIdpAccount, type IdpAccountOutcome } from './resolve-idp-account';
+import type { IssuedSession, SessionIssuer } from './session-issuer';
+
+export interface CompleteIdpLoginInput {
+  /** The callback URL as received; the provider adapter reads its query. */
+  callbackUrl: URL;
+  state: string | undefined;
+  code: string | undefined;
+  /** OAuth `error` parameter: the provider refused, or the user cancelled (`access_denied`). */
+  error: string | undefined;
+  /** Value of the binding cookie, if the browser sent it. */
+  binding: string | undefined;
+  /** A session token the browser already presented: revoked once the new one exists (no fixation). */
+  presentedToken?: string | undefined;
+}
+
+/**
+ * Every end of a callback is a value: the browser is redirected either way. `cause` is for the
+ * log; `unexpected` carries an error nobody planned for (a bug, the database down), to be logged
+ * as an error rather than a warning.
+ */
+export type CompleteIdpLoginResult =
+  | { ok: true; userId: number; outcome: IdpAccountOutcome; session: IssuedSession }
+  | { ok: false; reason: IdpFailureReason; cause: string; unexpected?: unknown };
+
+/**
+ * Second leg of an identity-provider sign-in. In order: the state's signature and expiry, the
+ * binding cookie (constant time), the one-time flow (consumed atomically, so a state is accepted
+ * once), the provider's answer, the code exchange with ID-token validation, then account
+ * resolution and a new session in one transaction.
+ */
+export class CompleteIdpLogin {
+  constructor(
+    private readonly ports: IdpLoginPorts,
+    private readonly settings: Pick<AccountsSettings, 'mode'>,
+    private readonly sessionIssuer: SessionIssuer,
+  ) {}
+
+  async execute(input: CompleteIdpLoginInput): Promise<CompleteIdpLoginResult> {
+    try {
+      const { state, flow } = await this.consumeFlow(input);
+      if (input.error !== undefined) {
+        const reason = input.error === 'access_denied' ? 'oauth_cancelled' : 'oauth_failed';
+        throw new IdpLoginFailure(reason, `the provider answered error=${input.error.slice(0, 100)}`);
+      }
+      if (!input.code) throw new IdpLoginFailure('oauth_missing_code', 'the callback carries no code');
+      const identity = await this.exchange(input.callbackUrl, state, flow);
+      return { ok: true, ...(await this.signIn(identity, input.presentedToken)) };
+    } catch (error) {
+      if (error instanceof IdpLoginFailure) return { ok: false, reason: error.reason, cause: error.message };
+      return { ok: false, reason: 'oauth_failed', cause: 'unexpected error', unexpected: error };
+    }
+  }
+
+  private async consumeFlow(input: CompleteIdpLoginInput): Promise<{ state: string; flow: IdpLoginFlow }> {
+    const invalid = (cause: string) => new IdpLoginFailure('oauth_invalid_state', cause);
+    const state = input.state;
+    if (!state) throw invalid('the callback carries no state');
+    const now = this.ports.clock.now();
+    const verified = await this.ports.stateSigner.verify(state, now);
+    if (!verified.valid) throw invalid(`state ${verified.problem.replace('_', ' ')}`);
+    if (!input.binding) throw invalid('no binding cookie: another browser, or the cookie expired or was used');
+    if (!constantTimeEqual(this.ports.tokenHasher.hash(input.binding), verified.claims.bindingHash)) {
+      throw invalid('the binding cookie belongs to another sign-in');
+    }
+    const flow = await this.ports.flows.consume(this.ports.tokenHasher.hash(verified.claims.flowKey), now);
+    if (!flow) throw invalid('state already used, or its flow expired');
+    return { state, flow };
+  }
+
+  private async exchange(callbackUrl: URL, state: string, flow: IdpLoginFlow): Promise<VerifiedIdentity> {
+    try {
+      return await this.ports.provider.completeAuthorization({
+        callbackUrl,
+        expectedState: state,
+        codeVerifier: flow.codeVerifier,
+        nonce: flow.nonce,
+      });
+    } catch (error) {
+      if (!(error instanceof IdentityProviderError)) throw error;
+      const reason = error.oauthError === 'access_denied' ? 'oauth_cancelled' : 'oauth_failed';
+      throw new IdpLoginFailure(reason, `${error.reason}: ${error.message}`);
+    }
+  }
+
+  private signIn(identity: VerifiedIdentity, presentedToken: string | undefined) {
+    // No network inside: the provider has been heard from already.
+    return this.ports.unitOfWork.transaction(async () => {
+      const now = this.ports.clock.now();
+      const { userId, outcome } = await resolveIdpAccount(this.ports, this.settings.mode, identity, now);
+      if (presentedToken) {
+        const previous = await this.ports.sessions.findByTokenHash(this.ports.tokenHasher.hash(presentedToken));
+        if (previous) await this.ports.sessions.revoke(previous.sessionId);
+      }
+      return { userId, outcome, session: await this.sessionIssuer.issue(userId) };
+    });
+  }
+}

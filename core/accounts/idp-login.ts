@@ -1,0 +1,56 @@
+import type { AccountsPorts } from './accounts-ports';
+import type { IdentityLinkRepository } from './identity-link-repository.port';
+import type { IdentityProvider } from './identity-provider.port';
+import type { IdpLoginFlowStore } from './idp-login-flow-store.port';
+import type { StateSigner } from './state-signer.port';
+
+/** Contract §6: the signed `state`, its flow and the binding cookie live 10 minutes. */
+export const IDP_STATE_TTL_SECONDS = 600;
+
+/** Contract §6, exactly: what `/login?error=` may say after an identity-provider sign-in. */
+export type IdpFailureReason =
+  | 'oauth_cancelled'
+  | 'oauth_invalid_state'
+  | 'oauth_missing_code'
+  | 'oauth_email_unverified'
+  | 'oauth_signup_closed'
+  | 'oauth_failed';
+
+/**
+ * The organizations context's way in for an invited email (B2B). Narrow on purpose, so accounts
+ * does not depend on how invitations are stored.
+ */
+export interface PendingInvitations {
+  /**
+   * Accepts the newest invitation pending for this (normalized) email: a verified user without
+   * a password, with the invited role in the inviting organization. Null when none is pending.
+   * Joins the caller's transaction.
+   */
+  acceptFor(email: string, profile: { firstName: string | null; lastName: string | null }): Promise<{ userId: number } | null>;
+}
+
+export interface IdpLoginPorts
+  extends Pick<AccountsPorts, 'users' | 'organizations' | 'sessions' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'unitOfWork'> {
+  provider: IdentityProvider;
+  stateSigner: StateSigner;
+  flows: IdpLoginFlowStore;
+  links: IdentityLinkRepository;
+  /** Absent: in B2B every unknown email is refused. */
+  invitations?: PendingInvitations;
+}
+
+/**
+ * An expected end of a sign-in, thrown between the steps of CompleteIdpLogin (and out of its
+ * transaction, which it rolls back) and returned to the caller as a value. `message` is the real
+ * cause, for the log only: never tokens, codes or cookies.
+ */
+export class IdpLoginFailure extends Error {
+  override readonly name = 'IdpLoginFailure';
+
+  constructor(
+    readonly reason: IdpFailureReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,86 @@
+import type { AccountsSettings } from './accounts-ports';
+import type { VerifiedIdentity } from './identity-provider.port';
+import { IdpLoginFailure, type IdpLoginPorts } from './idp-login';
+import type { User } from './user';
+
+/** How the identity found its local account; logged, and what the tests assert on. */
+export type IdpAccountOutcome = 'returning' | 'linked' | 'claimed' | 'created' | 'invited';
+
+type Ports = Pick<IdpLoginPorts, 'users' | 'organizations' | 'sessions' | 'links' | 'invitations'>;
+
+/**
+ * Contract §6 account resolution; must run inside the caller's transaction, so a refusal
+ * (thrown IdpLoginFailure) undoes a half-made account. By `(issuer, subject)` first; else by
+ * email, and only when the provider verified it: a verified local account is linked, an
+ * unverified one is claimed (its password and sessions were never proven to be this person's),
+ * an unknown email gets a new account in B2C or its pending invitation in B2B.
+ */
+export async function resolveIdpAccount(
+  ports: Ports,
+  mode: AccountsSettings['mode'],
+  identity: VerifiedIdentity,
+  now: Date,
+): Promise<{ userId: number; outcome: IdpAccountOutcome }> {
+  const link = await ports.links.findBySubject(identity.issuer, identity.subject);
+  if (link) {
+    await assertActive(ports, await ports.users.findById(link.userId));
+    return { userId: link.userId, outcome: 'returning' };
+  }
+  if (identity.email === null) throw new IdpLoginFailure('oauth_email_unverified', 'the provider sent no email address');
+  if (!identity.emailVerified) throw new IdpLoginFailure('oauth_email_unverified', 'the provider did not assert email_verified');
+
+  const existing = await ports.users.findByEmail(identity.email);
+  let userId: number;
+  let outcome: IdpAccountOutcome;
+  if (existing) {
+    await assertActive(ports, existing);
+    if (!existing.emailVerified) await claim(ports, existing);
+    userId = existing.id;
+    outcome = existing.emailVerified ? 'linked' : 'claimed';
+  } else if (mode === 'b2c') {
+    userId = await createOwner(ports, identity, identity.email);
+    outcome = 'created';
+  } else {
+    const accepted = await ports.invitations?.acceptFor(identity.email, profile(identity));
+    if (!accepted) throw new IdpLoginFailure('oauth_signup_closed', 'B2B mode and no pending invitation for this email');
+    await assertActive(ports, await ports.users.findById(accepted.userId));
+    userId = accepted.userId;
+    outcome = 'invited';
+  }
+  await ports.links.create({ userId, issuer: identity.issuer, subject: identity.subject, createdAt: now });
+  return { userId, outcome };
+}
+
+/** Whoever set the password never proved they own the address; the provider just did. */
+async function claim(ports: Ports, user: User): Promise<void> {
+  await ports.users.setPasswordHash(user.id, null);
+  await ports.sessions.revokeAllForUser(user.id);
+  await ports.users.markEmailVerified(user.id);
+}
+
+async function assertActive(ports: Ports, user: User | null): Promise<void> {
+  if (!user) throw new IdpLoginFailure('oauth_failed', 'the linked user no longer exists');
+  if (user.status !== 'active') throw new IdpLoginFailure('oauth_failed', `user ${user.id} is suspended`);
+  const organization = await ports.organizations.findById(user.organizationId);
+  if (organization?.status !== 'active') throw new IdpLoginFailure('oauth_failed', `organization ${user.organizationId} is suspended`);
+}
+
+async function createOwner(ports: Ports, identity: VerifiedIdentity, email: string): Promise<number> {
+  const names = profile(identity);
+  const displayName = [names.firstName, names.lastName].filter(Boolean).join(' ');
+  const organization = await ports.organizations.create({ name: `${displayName || email}'s organization`.slice(0, 200) });
+  const user = await ports.users.create({
+    organizationId: organization.id,
+    email,
+    passwordHash: null,
+    ...names,
+    role: 'org_admin',
+    emailVerified: true,
+  });
+  return user.id;
+}
+
+/** The columns hold 100 characters; providers promise nothing. */
+function profile(identity: VerifiedIdentity): { firstName: string | null; lastName: string | null } {
+  return { firstName: identity.givenName?.slice(0, 100) ?? null, lastName: identity.familyName?.slice(0, 100) ?? null };
+}

@@ -1,0 +1,60 @@
+import { serviceUnavailable } from '../shared/domain-error';
+import type { Logger } from '../shared/logger.port';
+import { addSeconds } from './accounts-ports';
+import { IdentityProviderError, type AuthorizationRequest } from './identity-provider.port';
+import { IDP_STATE_TTL_SECONDS, type IdpLoginPorts } from './idp-login';
+
+export interface StartedIdpLogin {
+  /** Where the frontend sends the browser. */
+  authorizationUrl: string;
+  /** Goes into the binding cookie and nowhere else: the state carries only its hash. */
+  binding: string;
+  /** Lifetime of the state, its flow and the cookie. */
+  maxAgeSeconds: number;
+}
+
+/** Flows pruned per start: keeps the table small without a job, at a bounded cost per call. */
+const PRUNE_BATCH = 100;
+
+/**
+ * First leg of an identity-provider sign-in. The PKCE verifier and the nonce stay server-side
+ * in a one-time flow keyed by a random flow key; the signed `state` carries that key and the
+ * hash of a random binding value that only the initiating browser holds (in a cookie).
+ */
+export class StartIdpLogin {
+  constructor(
+    private readonly ports: Pick<IdpLoginPorts, 'provider' | 'stateSigner' | 'flows' | 'tokenGenerator' | 'tokenHasher' | 'clock'>,
+    private readonly logger: Logger,
+  ) {}
+
+  async execute(): Promise<StartedIdpLogin> {
+    const { tokenGenerator, tokenHasher } = this.ports;
+    const now = this.ports.clock.now();
+    const expiresAt = addSeconds(now, IDP_STATE_TTL_SECONDS);
+    const flowKey = tokenGenerator.generate();
+    const binding = tokenGenerator.generate();
+    const state = await this.ports.stateSigner.sign({ flowKey, bindingHash: tokenHasher.hash(binding) }, { issuedAt: now, expiresAt });
+    const request = await this.authorizationRequest(state);
+    await this.ports.flows.create({
+      flowKeyHash: tokenHasher.hash(flowKey),
+      codeVerifier: request.codeVerifier,
+      nonce: request.nonce,
+      createdAt: now,
+      expiresAt,
+    });
+    // A flow expires with its state, so deleting expired flows can never re-open a replay.
+    await this.ports.flows.pruneExpiredBefore(now, PRUNE_BATCH);
+    return { authorizationUrl: request.url, binding, maxAgeSeconds: IDP_STATE_TTL_SECONDS };
+  }
+
+  private async authorizationRequest(state: string): Promise<AuthorizationRequest> {
+    try {
+      return await this.ports.provider.createAuthorizationRequest(state);
+    } catch (error) {
+      if (!(error instanceof IdentityProviderError)) throw error;
+      // Discovery failed: the provider is down or misconfigured. Either way the user can only retry later.
+      this.logger.warn({ failure: error.reason, cause: error.message }, 'identity provider unavailable');
+      throw serviceUnavailable('The identity provider cannot be reached, try again shortly');
+    }
+  }
+}

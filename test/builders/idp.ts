@@ -1,0 +1,76 @@
+import { JoseStateSigner } from '../../adapters/crypto/jose-state-signer';
+import { InMemoryIdentityLinkRepository } from '../../adapters/in-memory/in-memory-identity-link-repository';
+import { InMemoryIdpLoginFlowStore } from '../../adapters/in-memory/in-memory-idp-login-flow-store';
+import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory-invitation-repository';
+import type { AccountsSettings } from '../../core/accounts/accounts-ports';
+import { CompleteIdpLogin, type CompleteIdpLoginInput } from '../../core/accounts/complete-idp-login.use-case';
+import type { IdpLoginPorts } from '../../core/accounts/idp-login';
+import { IdpPendingInvitations } from '../../core/accounts/idp-pending-invitations';
+import type { RoleName } from '../../core/accounts/role';
+import { StartIdpLogin, type StartedIdpLogin } from '../../core/accounts/start-idp-login.use-case';
+import type { Logger } from '../../core/shared/logger.port';
+import { FakeIdentityProvider } from '../fakes/fake-identity-provider';
+import { accountsHarness } from './accounts';
+
+export const STATE_SECRET = 'unit-test-state-secret-32-chars!';
+export const CALLBACK = 'https://api.example.com/auth/oauth/idp/callback';
+
+export interface LogEntry {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  fields: Record<string, unknown>;
+  message: string;
+}
+
+/** The accounts harness plus everything the identity-provider use cases need, all in memory. */
+export function idpHarness(options: { mode?: AccountsSettings['mode']; withInvitations?: boolean } = {}) {
+  const h = accountsHarness({ mode: options.mode ?? 'b2c' });
+  const provider = new FakeIdentityProvider();
+  const invitations = new InMemoryInvitationRepository(h.store);
+  const links = new InMemoryIdentityLinkRepository(h.store);
+  const flows = new InMemoryIdpLoginFlowStore(h.store);
+  const logs: LogEntry[] = [];
+  const logger: Logger = Object.fromEntries(
+    (['debug', 'info', 'warn', 'error'] as const).map((level) => [level, (fields: Record<string, unknown>, message: string) => void logs.push({ level, fields, message })]),
+  ) as unknown as Logger;
+  const ports: IdpLoginPorts = {
+    ...h.ports,
+    provider,
+    stateSigner: new JoseStateSigner(STATE_SECRET),
+    flows,
+    links,
+    ...(options.withInvitations === false ? {} : { invitations: new IdpPendingInvitations({ ...h.ports, invitations }) }),
+  };
+  const start = new StartIdpLogin(ports, logger);
+  const complete = new CompleteIdpLogin(ports, h.settings, h.issuer);
+
+  /** The callback input a browser would bring back for `started`, `overrides` winning. */
+  const callback = (started: StartedIdpLogin, overrides: Partial<CompleteIdpLoginInput> & { query?: Record<string, string> } = {}) => {
+    const state = new URL(started.authorizationUrl).searchParams.get('state') ?? '';
+    const query = overrides.query ?? { code: 'the-code', state };
+    const callbackUrl = new URL(CALLBACK);
+    callbackUrl.search = new URLSearchParams(query).toString();
+    const input: CompleteIdpLoginInput = { callbackUrl, state: query.state, code: query.code, error: query.error, binding: started.binding, ...overrides };
+    return input;
+  };
+
+  /** Starts a sign-in and brings the browser straight back. */
+  const signIn = async (overrides: Partial<CompleteIdpLoginInput> = {}) => complete.execute(callback(await start.execute(), overrides));
+
+  /** A pending invitation of `email` into a new organization, as the organizations context stores it. */
+  const invite = async (email: string, role: RoleName = 'member', expiresInMs = 7 * 86_400_000) => {
+    const organization = await h.ports.organizations.create({ name: 'Inviting Org' });
+    const now = h.clock.now();
+    const invitation = await invitations.create({
+      organizationId: organization.id,
+      email,
+      role,
+      tokenHash: h.ports.tokenHasher.hash(h.ports.tokenGenerator.generate()),
+      invitedByUserId: null,
+      expiresAt: new Date(now.getTime() + expiresInMs),
+      createdAt: now,
+    });
+    return { organization, invitation };
+  };
+
+  return { ...h, provider, links, flows, invitations, logs, start, complete, callback, signIn, invite };
+}

@@ -1,0 +1,336 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { SignJWT, decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOKENS } from '../../app/container/tokens';
+import type { CreateSystemAdmin } from '../../core/organizations/create-system-admin.use-case';
+import type { TestAccountClaims } from '../fakes/oidc-test-provider';
+import { startTestApp, type TestApp } from '../support/app';
+import { TestBrowser } from '../support/browser';
+import { HttpSession } from '../support/http-session';
+import { authorizeUrl, freePort, JWT_SECRET, outcome, startIdpTestApp, throughProvider, WEB, type IdpTestApp } from '../support/idp-app';
+import { tokenFromEmail } from '../support/mailbox';
+import { requirePostgres } from '../support/postgres';
+
+const PASSWORD = 'correct horse battery';
+const postgres = await requirePostgres();
+
+const accounts: Record<string, TestAccountClaims> = {
+  alice: { email: 'Alice@Example.com', email_verified: true, given_name: 'Alice', family_name: 'Liddell' },
+  linda: { email: 'linda@example.com', email_verified: true },
+  clara: { email: 'clara@example.com', email_verified: true },
+  uma: { email: 'uma@example.com', email_verified: false },
+  bob: { email: 'bob@example.com', email_verified: true },
+};
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+async function me(t: IdpTestApp, browser: TestBrowser) {
+  const page = await browser.get(`${t.app.url}/users/me`);
+  expect(page.status, page.body).toBe(200);
+  return JSON.parse(page.body) as { id: number; email: string; has_password: boolean; email_verified: boolean; organization_id: number; organization_name: string; role: { name: string } };
+}
+
+/** The callback URL with its `state` replaced. */
+function withState(callback: URL, state: string): URL {
+  const url = new URL(callback);
+  url.searchParams.set('state', state);
+  return url;
+}
+
+describe.skipIf(!postgres)('sign-in through an OpenID Connect provider (B2C)', () => {
+  let t: IdpTestApp;
+  beforeAll(async () => {
+    t = await startIdpTestApp(accounts);
+  });
+  afterAll(() => t?.close());
+
+  it('authorize-url: code flow with PKCE S256 and a nonce, a signed 10-minute state, and the binding cookie', async () => {
+    const response = await t.app.request('/auth/oauth/idp/authorize-url');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const url = new URL(((await response.json()) as { authorization_url: string }).authorization_url);
+    expect(url.origin).toBe(t.provider.issuer);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      response_type: 'code',
+      client_id: t.provider.clientId,
+      redirect_uri: t.callbackUrl,
+      code_challenge_method: 'S256',
+      code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      nonce: expect.any(String),
+    });
+    const [cookie] = response.headers.getSetCookie();
+    expect(cookie).toMatch(/^idp_binding=[A-Za-z0-9_-]{43}; Path=\/auth\/oauth\/idp; Max-Age=600; HttpOnly; SameSite=Lax$/);
+    const state = url.searchParams.get('state') ?? '';
+    const claims = decodeJwt(state);
+    expect(claims).toMatchObject({ aud: 'tenantkit:idp-state', jti: expect.any(String), bnd: expect.any(String) });
+    expect(claims.exp! - claims.iat!).toBe(600);
+    expect(state).not.toContain(cookie!.split(';')[0]!.split('=')[1]);
+  });
+
+  it('creates a passwordless org_admin on first sign-in, and finds it again by subject from another browser', async () => {
+    const first = new TestBrowser();
+    expect(outcome(await throughProvider(t, first, 'alice'))).toBeNull();
+    const created = await me(t, first);
+    expect(created).toMatchObject({ email: 'alice@example.com', has_password: false, email_verified: true, role: { name: 'org_admin' }, organization_name: "Alice Liddell's organization" });
+
+    const second = new TestBrowser();
+    expect(outcome(await throughProvider(t, second, 'alice'))).toBeNull();
+    expect((await me(t, second)).id).toBe(created.id);
+    const outcomes = t.app.logs().filter((line) => line.msg === 'identity provider sign-in').map((line) => line.outcome);
+    expect(outcomes).toEqual(['created', 'returning']);
+  });
+
+  it('answers the callback with a no-store 302 and the security headers, sets the session cookie and clears the binding', async () => {
+    const browser = new TestBrowser();
+    const callback = await throughProvider(t, browser, 'bob', t.callbackUrl);
+    const binding = browser.cookiesFor(callback.url).get('idp_binding');
+    expect(binding).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const response = await fetch(callback.url, { redirect: 'manual', headers: { cookie: `idp_binding=${binding}` }, signal: AbortSignal.timeout(10_000) });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe(WEB);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    const cookies = response.headers.getSetCookie();
+    expect(cookies[0]).toBe('idp_binding=; Path=/auth/oauth/idp; Max-Age=0; HttpOnly; SameSite=Lax');
+    expect(cookies[1]).toMatch(/^session_id=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=86400; HttpOnly; SameSite=Lax$/);
+  });
+
+  it('links a verified local account: same user, password still works', async () => {
+    const local = new HttpSession(t.app);
+    const signup = await local.post('/auth/signup', { email: 'linda@example.com', password: PASSWORD });
+    const { user_id } = (await signup.json()) as { user_id: number };
+    const token = await tokenFromEmail(t.app, 'linda@example.com', '/verify-email');
+    expect((await local.post('/auth/verify-email', { token })).status).toBe(200);
+
+    const browser = new TestBrowser();
+    expect(outcome(await throughProvider(t, browser, 'linda'))).toBeNull();
+    expect(await me(t, browser)).toMatchObject({ id: user_id, has_password: true });
+    expect((await local.post('/auth/login', { email: 'linda@example.com', password: PASSWORD })).status).toBe(200);
+  });
+
+  it('claims an unverified local account: old password refused, old sessions dead, email verified', async () => {
+    const squatter = new HttpSession(t.app);
+    const signup = await squatter.post('/auth/signup', { email: 'clara@example.com', password: PASSWORD });
+    const { user_id } = (await signup.json()) as { user_id: number };
+    // An unverified account cannot log in, so plant a live session the way a store would hold one.
+    const oldToken = randomBytes(32).toString('base64url');
+    await t.app.db!.database.db('session').insert({ user_id, token_hash: sha256(oldToken), expires_at: new Date(Date.now() + 3_600_000) });
+    squatter.setCookie('session_id', oldToken);
+    expect((await squatter.get('/users/me')).status).toBe(200);
+
+    const browser = new TestBrowser();
+    expect(outcome(await throughProvider(t, browser, 'clara'))).toBeNull();
+    expect(await me(t, browser)).toMatchObject({ id: user_id, has_password: false, email_verified: true });
+
+    expect((await squatter.get('/users/me')).status).toBe(401);
+    const login = await new HttpSession(t.app).post('/auth/login', { email: 'clara@example.com', password: PASSWORD });
+    expect(login.status).toBe(401);
+    expect(await login.json()).toMatchObject({ code: 'INVALID_CREDENTIALS' });
+  });
+
+  it('refuses an email the provider has not verified, with no session', async () => {
+    const browser = new TestBrowser();
+    expect(outcome(await throughProvider(t, browser, 'uma'))).toBe('oauth_email_unverified');
+    expect(browser.cookiesFor(t.app.url).has('session_id')).toBe(false);
+  });
+
+  it('answers 409 EMAIL_ALREADY_EXISTS when an org_admin invites the address of a provider-created account', async () => {
+    expect(outcome(await throughProvider(t, new TestBrowser(), 'bob'))).toBeNull();
+    const owner = new TestBrowser();
+    expect(outcome(await throughProvider(t, owner, 'alice'))).toBeNull();
+    const admin = new HttpSession(t.app);
+    admin.setCookie('session_id', owner.cookiesFor(t.app.url).get('session_id')!);
+
+    const invited = await admin.post('/invitations', { email: 'bob@example.com', role: 'member' });
+    expect(invited.status).toBe(409);
+    expect(await invited.json()).toMatchObject({ code: 'EMAIL_ALREADY_EXISTS' });
+  });
+
+  it('reports a cancel on the provider as oauth_cancelled', async () => {
+    const browser = new TestBrowser();
+    const loginPage = await browser.get(await authorizeUrl(t, browser), { stopAt: WEB });
+    expect(outcome(await browser.followLink(loginPage, 'Cancel', { stopAt: WEB }))).toBe('oauth_cancelled');
+  });
+});
+
+describe.skipIf(!postgres)('the signed state and its binding cookie', () => {
+  let t: IdpTestApp;
+  beforeAll(async () => {
+    t = await startIdpTestApp(accounts);
+  });
+  afterAll(() => t?.close());
+
+  const resign = (state: string, expiresAt: number) => {
+    const claims = decodeJwt(state);
+    return new SignJWT({ bnd: claims.bnd })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setJti(claims.jti!)
+      .setAudience('tenantkit:idp-state')
+      .setIssuedAt(Math.floor(expiresAt / 1000) - 600)
+      .setExpirationTime(Math.floor(expiresAt / 1000))
+      .sign(new TextEncoder().encode(JWT_SECRET));
+  };
+
+  it('refuses a tampered state, and clears the cookie so the real one fails after it', async () => {
+    const browser = new TestBrowser();
+    const callback = (await throughProvider(t, browser, 'alice', t.callbackUrl)).url;
+    const state = callback.searchParams.get('state')!;
+    const tampered = `${state.slice(0, -2)}${state.endsWith('AA') ? 'BB' : 'AA'}`;
+
+    expect(outcome(await browser.get(withState(callback, tampered), { stopAt: WEB }))).toBe('oauth_invalid_state');
+    expect(browser.cookiesFor(callback).has('idp_binding')).toBe(false);
+    expect(outcome(await browser.get(callback, { stopAt: WEB }))).toBe('oauth_invalid_state');
+  });
+
+  it('refuses an expired state (signed with the real secret), and accepts the same forgery unexpired', async () => {
+    const expired = new TestBrowser();
+    const late = (await throughProvider(t, expired, 'alice', t.callbackUrl)).url;
+    const past = await resign(late.searchParams.get('state')!, Date.now() - 1_000);
+    expect(outcome(await expired.get(withState(late, past), { stopAt: WEB }))).toBe('oauth_invalid_state');
+
+    const control = new TestBrowser();
+    const inTime = (await throughProvider(t, control, 'alice', t.callbackUrl)).url;
+    const future = await resign(inTime.searchParams.get('state')!, Date.now() + 60_000);
+    expect(outcome(await control.get(withState(inTime, future), { stopAt: WEB }))).toBeNull();
+  });
+
+  it('refuses a state whose server-side flow has expired', async () => {
+    const browser = new TestBrowser();
+    const callback = (await throughProvider(t, browser, 'alice', t.callbackUrl)).url;
+    await t.app.db!.database.db('idp_login_flow').whereNull('consumed_at').update({ expires_at: new Date(Date.now() - 1_000) });
+
+    expect(outcome(await browser.get(callback, { stopAt: WEB }))).toBe('oauth_invalid_state');
+  });
+
+  it('accepts a state once: replayed with its cookie, or from the same browser, it is refused', async () => {
+    const browser = new TestBrowser();
+    const callback = (await throughProvider(t, browser, 'alice', t.callbackUrl)).url;
+    const binding = browser.cookiesFor(callback).get('idp_binding');
+    expect(outcome(await browser.get(callback, { stopAt: WEB }))).toBeNull();
+
+    const replay = await fetch(callback, { redirect: 'manual', headers: { cookie: `idp_binding=${binding}` }, signal: AbortSignal.timeout(10_000) });
+    expect(replay.headers.get('location')).toBe(`${WEB}/login?error=oauth_invalid_state`);
+    expect(outcome(await browser.get(callback, { stopAt: WEB }))).toBe('oauth_invalid_state');
+  });
+
+  it("refuses another browser's state, without or with a cookie of its own, and leaves the flow to its owner", async () => {
+    const owner = new TestBrowser();
+    const callback = (await throughProvider(t, owner, 'alice', t.callbackUrl)).url;
+
+    expect(outcome(await new TestBrowser().get(callback, { stopAt: WEB }))).toBe('oauth_invalid_state');
+    const attacker = new TestBrowser();
+    await authorizeUrl(t, attacker);
+    expect(outcome(await attacker.get(callback, { stopAt: WEB }))).toBe('oauth_invalid_state');
+
+    expect(outcome(await owner.get(callback, { stopAt: WEB }))).toBeNull();
+  });
+
+  it('reports a callback without state or code, and logs every cause as a warning without codes or states', async () => {
+    const browser = new TestBrowser();
+    const callback = (await throughProvider(t, browser, 'alice', t.callbackUrl)).url;
+    const noCode = new URL(callback);
+    noCode.searchParams.delete('code');
+    expect(outcome(await browser.get(noCode, { stopAt: WEB }))).toBe('oauth_missing_code');
+    expect(outcome(await browser.get(t.callbackUrl, { stopAt: WEB }))).toBe('oauth_invalid_state');
+
+    const failures = t.app.logs().filter((line) => line.msg === 'identity provider sign-in failed');
+    expect(failures.length).toBeGreaterThan(0);
+    for (const line of failures) expect(line).toMatchObject({ level: 40, reason: expect.stringMatching(/^oauth_/), cause: expect.any(String) });
+    expect(failures.map((line) => line.cause)).toEqual(expect.arrayContaining(['state expired', 'state bad signature', 'state already used, or its flow expired']));
+    const logged = JSON.stringify(t.app.logs());
+    for (const secret of [callback.searchParams.get('code')!, callback.searchParams.get('state')!]) expect(logged).not.toContain(secret);
+  });
+});
+
+describe.skipIf(!postgres)('sign-in through the provider in B2B', () => {
+  let t: IdpTestApp;
+  beforeAll(async () => {
+    const b2bAccounts = Object.fromEntries(['olga', 'ivy', 'nora'].map((name) => [name, { email: `${name}@example.com`, email_verified: true }]));
+    t = await startIdpTestApp(b2bAccounts, { APP_MODE: 'b2b' });
+  });
+  afterAll(() => t?.close());
+
+  it('refuses an email nobody invited as oauth_signup_closed', async () => {
+    expect(outcome(await throughProvider(t, new TestBrowser(), 'nora'))).toBe('oauth_signup_closed');
+  });
+
+  it('lets invited emails in with the invited role in the inviting organization: an org_admin, then the member she invites', async () => {
+    await t.app.server.container.get<CreateSystemAdmin>(TOKENS.CreateSystemAdmin).execute({ email: 'root@example.com', password: PASSWORD });
+    const root = new HttpSession(t.app);
+    expect((await root.post('/auth/login', { email: 'root@example.com', password: PASSWORD })).status).toBe(200);
+    const created = await root.post('/organizations', { name: 'Acme', admin_email: 'olga@example.com' });
+    expect(created.status).toBe(201);
+    const organization = (await created.json()) as { id: number };
+
+    const olga = new TestBrowser();
+    expect(outcome(await throughProvider(t, olga, 'olga'))).toBeNull();
+    expect(await me(t, olga)).toMatchObject({ organization_id: organization.id, role: { name: 'org_admin' }, has_password: false, email_verified: true });
+
+    const admin = new HttpSession(t.app);
+    admin.setCookie('session_id', olga.cookiesFor(t.app.url).get('session_id')!);
+    expect((await admin.post('/invitations', { email: 'ivy@example.com', role: 'readonly' })).status).toBe(201);
+    const ivy = new TestBrowser();
+    expect(outcome(await throughProvider(t, ivy, 'ivy'))).toBeNull();
+    expect(await me(t, ivy)).toMatchObject({ email: 'ivy@example.com', organization_id: organization.id, role: { name: 'readonly' }, has_password: false });
+
+    // The provider sign-in used the invitation up: its emailed link no longer works.
+    const token = await tokenFromEmail(t.app, 'ivy@example.com', '/invite/accept');
+    const accept = await new HttpSession(t.app).post('/invitations/accept', { token, password: PASSWORD });
+    expect(accept.status).toBe(400);
+    expect(await accept.json()).toMatchObject({ code: 'INVALID_TOKEN' });
+  });
+});
+
+describe.skipIf(!postgres)('when the provider is down', () => {
+  it('a sign-in whose provider went away before the callback ends in oauth_failed', async () => {
+    const t = await startIdpTestApp(accounts);
+    try {
+      const browser = new TestBrowser();
+      const callback = (await throughProvider(t, browser, 'alice', t.callbackUrl)).url;
+      await t.provider.close();
+      expect(outcome(await browser.get(callback, { stopAt: WEB }))).toBe('oauth_failed');
+      const [line] = t.app.logs().filter((entry) => entry.msg === 'identity provider sign-in failed');
+      expect(line).toMatchObject({ level: 40, reason: 'oauth_failed', cause: expect.stringMatching(/^unreachable: /) });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('an issuer nobody answers at: the app starts, authorize-url answers 503, the callback still redirects', async () => {
+    const app = await startTestApp({
+      APP_BASE_WEB_URL: WEB,
+      APP_IDP_ISSUER: `http://127.0.0.1:${await freePort()}`,
+      APP_IDP_CLIENT_ID: 'c',
+      APP_IDP_CLIENT_SECRET: 's',
+    });
+    try {
+      const response = await app.request('/auth/oauth/idp/authorize-url');
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(response.headers.getSetCookie()).toEqual([]);
+      const callback = await app.request('/auth/oauth/idp/callback?code=x&state=y', { redirect: 'manual' });
+      expect(callback.status).toBe(302);
+      expect(callback.headers.get('location')).toBe(`${WEB}/login?error=oauth_invalid_state`);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe.skipIf(!postgres)('when no provider is configured', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app?.close());
+
+  it.each(['/auth/oauth/idp/authorize-url', '/auth/oauth/idp/callback?code=x&state=y'])('GET %s answers 404 NOT_FOUND', async (path) => {
+    const response = await app.request(path, { redirect: 'manual' });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
