@@ -47,7 +47,7 @@ export class ConfigError extends Error {
   }
 }
 
-const SECRET_SETTINGS = ['APP_CRON_SECRET', 'APP_JWT_SECRET_KEY'] as const;
+type SecretSetting = 'APP_CRON_SECRET' | 'APP_JWT_SECRET_KEY';
 
 type Env = Record<string, string | undefined>;
 
@@ -103,7 +103,10 @@ const rawSchema = v.object({
   APP_OPENAI_API_KEY: v.optional(nonEmpty),
   APP_OPENAI_MODEL: v.optional(nonEmpty, 'gpt-5-mini'),
   APP_OPENAI_BASE_URL: v.optional(url),
-  APP_LOG_LEVEL: v.optional(v.picklist(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']), 'info'),
+  APP_LOG_LEVEL: v.optional(
+    v.picklist(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], 'must be trace, debug, info, warn, error, fatal or silent'),
+    'info',
+  ),
 });
 
 type Raw = v.InferOutput<typeof rawSchema>;
@@ -120,15 +123,20 @@ export function loadConfig(env: Env): LoadedConfig {
     Object.entries(env).filter(([key, value]) => key.startsWith('APP_') && value !== undefined && value !== ''),
   );
   const parsed = v.safeParse(rawSchema, appEnv, { abortEarly: false });
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.issues.map((issue) => {
-        const key = v.getDotPath(issue) ?? 'configuration';
-        return `${key} ${issue.message}`;
-      }),
-    );
+  if (parsed.success) return build(parsed.output);
+  const badKeys = new Set(parsed.issues.map((issue) => v.getDotPath(issue) ?? 'configuration'));
+  const problems = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? 'configuration'} ${issue.message}`);
+  // One message lists every problem: also check what is missing, judged on the settings that parsed.
+  const rest = v.safeParse(rawSchema, Object.fromEntries(Object.entries(appEnv).filter(([key]) => !badKeys.has(key))));
+  if (rest.success) {
+    try {
+      build(rest.output);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems.filter((problem) => !badKeys.has(problem.split(' ')[0]!)));
+    }
   }
-  return build(parsed.output);
+  throw new ConfigError(problems);
 }
 
 function build(raw: Raw): LoadedConfig {
@@ -139,7 +147,7 @@ function build(raw: Raw): LoadedConfig {
     if (value === undefined) problems.push(`${key} is required`);
     return value;
   };
-  const devSecret = (key: (typeof SECRET_SETTINGS)[number], value: string | undefined): string => {
+  const devSecret = (key: SecretSetting, value: string | undefined): string => {
     if (value !== undefined) return value;
     if (!dev) {
       problems.push(`${key} is required outside dev`);

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createTestDatabase, createTestPglite, requirePostgres } from '../../test/support/postgres';
+import type { Database } from './database';
+
+/**
+ * Database.transaction on both databases. PGlite is a single session behind a one-connection
+ * pool, so the same checks also prove that work inside a transaction never asks the pool for a
+ * second connection (which would wait for the acquire time-out) and that concurrent requests
+ * queue instead of deadlocking.
+ */
+const postgres = await requirePostgres();
+
+const BOUND_MS = 30_000;
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not done within ${ms} ms (deadlock?)`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+const backends: Array<[name: string, enabled: boolean, open: () => Promise<{ database: Database; close(): Promise<void> }>]> = [
+  ['PostgreSQL', postgres, async () => {
+    const db = await createTestDatabase();
+    return { database: db.database, close: () => db.drop() };
+  }],
+  ['PGlite', true, () => createTestPglite()],
+];
+
+describe.each(backends)('Database.transaction on %s', (_name, enabled, open) => {
+  let database: Database;
+  let close: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    if (!enabled) return;
+    ({ database, close } = await open());
+  });
+
+  afterAll(async () => {
+    await close?.();
+  });
+
+  const insert = (key: string, value: unknown = true) => database.db('system_setting').insert({ key, value: JSON.stringify(value) });
+  const keys = async (prefix: string) =>
+    (await database.db('system_setting').select('key').whereLike('key', `${prefix}%`).orderBy('key')).map((r: { key: string }) => r.key);
+
+  test.skipIf(!enabled)('commits', async () => {
+    const result = await database.transaction(async () => {
+      await insert('commit:a');
+      await insert('commit:b');
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect(await keys('commit:')).toEqual(['commit:a', 'commit:b']);
+  });
+
+  test.skipIf(!enabled)('rolls back everything when the work throws, and rethrows', async () => {
+    await expect(
+      database.transaction(async () => {
+        await insert('rollback:a');
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await keys('rollback:')).toEqual([]);
+  });
+
+  test.skipIf(!enabled)('rolls back when a statement fails', async () => {
+    await insert('dup:a');
+    await expect(
+      database.transaction(async () => {
+        await insert('dup:b');
+        await insert('dup:a');
+      }),
+    ).rejects.toThrow(/duplicate key/);
+    expect(await keys('dup:')).toEqual(['dup:a']);
+  });
+
+  test.skipIf(!enabled)('nests: an inner transaction joins the outer one and sees its writes', async () => {
+    await database.transaction(async () => {
+      const outer = database.db;
+      await insert('nest-ok:outer');
+      await database.transaction(async () => {
+        expect(database.db).toBe(outer);
+        expect(await keys('nest-ok:')).toEqual(['nest-ok:outer']);
+        await insert('nest-ok:inner');
+      });
+    });
+    expect(await keys('nest-ok:')).toEqual(['nest-ok:inner', 'nest-ok:outer']);
+
+    await expect(
+      database.transaction(async () => {
+        await insert('nest-fail:outer');
+        await database.transaction(() => insert('nest-fail:inner'));
+        throw new Error('outer fails after inner succeeded');
+      }),
+    ).rejects.toThrow('outer fails');
+    expect(await keys('nest-fail:')).toEqual([]);
+  });
+
+  test.skipIf(!enabled)('outside a transaction, `db` is the pool again', async () => {
+    let inside: unknown;
+    await database.transaction(async () => {
+      inside = database.db;
+    });
+    expect(database.db).not.toBe(inside);
+    await expect(database.ping()).resolves.toBeUndefined();
+  });
+
+  test.skipIf(!enabled)('50 concurrent transactions (half rolled back) mixed with 50 reads complete without deadlock', async () => {
+    const began = performance.now();
+    const transactions = Array.from({ length: 50 }, (_, i) =>
+      database.transaction(async () => {
+        const key = `conc:${String(i).padStart(2, '0')}`;
+        await insert(key, { i });
+        const own = await database.db('system_setting').where({ key }).first();
+        expect(own.value).toEqual({ i });
+        await database.ping();
+        if (i % 2 === 1) throw new Error(`rollback ${i}`);
+      }),
+    );
+    const reads = Array.from({ length: 50 }, () => database.db('system_setting').count({ n: '*' }).first());
+    const results = await within(Promise.allSettled([...transactions, ...reads]), BOUND_MS);
+    console.log(`${_name}: 100 concurrent operations took ${Math.round(performance.now() - began)} ms`);
+
+    const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(failures.map((f) => (f.reason as Error).message).sort()).toEqual(
+      Array.from({ length: 25 }, (_, k) => `rollback ${2 * k + 1}`).sort(),
+    );
+    expect(await keys('conc:')).toEqual(Array.from({ length: 25 }, (_, k) => `conc:${String(2 * k).padStart(2, '0')}`));
+  });
+
+  test.skipIf(!enabled)('50 concurrent locked increments lose no update', async () => {
+    await insert('counter', 0);
+    const increments = Array.from({ length: 50 }, () =>
+      database.transaction(async () => {
+        const row = await database.db('system_setting').where({ key: 'counter' }).forUpdate().first();
+        await database.db('system_setting').where({ key: 'counter' }).update({ value: JSON.stringify((row.value as number) + 1) });
+      }),
+    );
+    await within(Promise.all(increments), BOUND_MS);
+    const row = await database.db('system_setting').where({ key: 'counter' }).first();
+    expect(row.value).toBe(50);
+  });
+});

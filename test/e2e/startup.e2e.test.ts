@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { expect, test } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Runs `tsx app/main.ts` with only `env` as its APP_* settings; resolves with exit code and output. */
+function runMain(env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('APP_')));
+  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['app/main.ts'], {
+    cwd: ROOT,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`app/main.ts still running after ${timeoutMs} ms:\n${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+test('APP_ENVIRONMENT=prod with nothing else stops startup, naming every missing setting', { timeout: 90_000 }, async () => {
+  const { code, stdout, stderr } = await runMain({ APP_ENVIRONMENT: 'prod' });
+  expect(code).not.toBe(0);
+  expect(code).not.toBeNull();
+  expect(stderr).toContain('Invalid configuration');
+  for (const key of ['APP_BASE_WEB_URL', 'APP_BASE_API_URL', 'APP_CRON_SECRET', 'APP_JWT_SECRET_KEY', 'APP_EMAIL_PROVIDER']) {
+    expect(stderr).toContain(key);
+  }
+  expect(stdout).not.toContain('listening');
+});
+
+test('an invalid secret is reported without its value', { timeout: 90_000 }, async () => {
+  const { code, stderr } = await runMain({ APP_ENVIRONMENT: 'prod', APP_JWT_SECRET_KEY: 'leaky-value' });
+  expect(code).toBe(1);
+  expect(stderr).toContain('APP_JWT_SECRET_KEY must be at least 16 characters');
+  expect(stderr).not.toContain('leaky-value');
+});
