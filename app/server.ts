@@ -8,6 +8,7 @@ import { createContainer, isDependencyDown } from './container/container';
 import { openInfrastructure, type Infrastructure } from './container/infrastructure';
 import { TOKENS } from './container/tokens';
 import { createHttpApp } from './http/app';
+import { startJobs } from './jobs/jobs';
 import { clientIpResolver } from './http/client-ip';
 import { buildOpenApi } from './http/openapi';
 import type { AnyRoute } from './http/route';
@@ -73,6 +74,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
     server.listen(config.port, '0.0.0.0', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const scheduler = await startJobs(config, container, infra, logger);
   let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -86,6 +88,8 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         await drained;
         clearTimeout(force);
+        // Before the pool closes: an in-process run in progress finishes first.
+        await scheduler.stop();
         await container.unbindAll();
         await infra.close();
       })();

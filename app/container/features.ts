@@ -1,7 +1,11 @@
 import type { ContainerModule } from 'inversify';
 import { accountsModule } from './accounts.module';
+import { projectsModule } from './projects.module';
+import { jobsModule } from './jobs.module';
+import { idpModule } from './idp.module';
+import { organizationsModule } from './organizations.module';
 
 /** One container module per bounded context; each binds its use cases and its routes. */
 export function featureModules(): ContainerModule[] {
-  return [accountsModule()];
+  return [accountsModule(), projectsModule(), jobsModule(), idpModule(), organizationsModule()];
 }

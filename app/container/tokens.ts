@@ -22,4 +22,28 @@ export const TOKENS = {
   EmailOutbox: Symbol.for('EmailOutbox'),
   SessionIssuer: Symbol.for('SessionIssuer'),
   SessionCookie: Symbol.for('SessionCookie'),
+  // identity provider
+  IdentityProvider: Symbol.for('IdentityProvider'),
+  StateSigner: Symbol.for('StateSigner'),
+  IdentityLinkRepository: Symbol.for('IdentityLinkRepository'),
+  IdpLoginFlowStore: Symbol.for('IdpLoginFlowStore'),
+  IdpBindingCookie: Symbol.for('IdpBindingCookie'),
+  // jobs and email delivery
+  Mailer: Symbol.for('Mailer'),
+  OutboxDeliveryStore: Symbol.for('OutboxDeliveryStore'),
+  DeliverDueEmails: Symbol.for('DeliverDueEmails'),
+  PruneExpiredSessions: Symbol.for('PruneExpiredSessions'),
+  JobRunLedger: Symbol.for('JobRunLedger'),
+  // projects
+  ProjectRepository: Symbol.for('ProjectRepository'),
+  CreateProjectUseCase: Symbol.for('CreateProjectUseCase'),
+  ListProjectsUseCase: Symbol.for('ListProjectsUseCase'),
+  GetProjectUseCase: Symbol.for('GetProjectUseCase'),
+  UpdateProjectUseCase: Symbol.for('UpdateProjectUseCase'),
+  DeleteProjectUseCase: Symbol.for('DeleteProjectUseCase'),
+  // organizations, members, invitations
+  InvitationRepository: Symbol.for('InvitationRepository'),
+  OrganizationsPorts: Symbol.for('OrganizationsPorts'),
+  OrganizationUseCases: Symbol.for('OrganizationUseCases'),
+  CreateSystemAdmin: Symbol.for('CreateSystemAdmin'),
 } as const;

@@ -1,9 +1,17 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121000000Foundation } from './Migration20261121000000Foundation';
 import { Migration20261121000100Accounts } from './Migration20261121000100Accounts';
+import { Migration20261121000200Projects } from './Migration20261121000200Projects';
+import { Migration20261121000300Jobs } from './Migration20261121000300Jobs';
+import { Migration20261121000400Organizations } from './Migration20261121000400Organizations';
+import { Migration20261121000500Identity } from './Migration20261121000500Identity';
 
 /** Every migration, in order. Listed explicitly so bundlers and tsx never depend on a glob. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261121000000Foundation', class: Migration20261121000000Foundation },
   { name: 'Migration20261121000100Accounts', class: Migration20261121000100Accounts },
+  { name: 'Migration20261121000200Projects', class: Migration20261121000200Projects },
+  { name: 'Migration20261121000300Jobs', class: Migration20261121000300Jobs },
+  { name: 'Migration20261121000400Organizations', class: Migration20261121000400Organizations },
+  { name: 'Migration20261121000500Identity', class: Migration20261121000500Identity },
 ];

@@ -1,8 +1,12 @@
 import { SystemSettingSchema } from './system-setting.entity';
 import { EmailOutboxSchema, OneTimeTokenSchema, OrganizationSchema, SessionSchema, UserSchema } from './accounts.entities';
+import { ProjectSchema } from './project.entity';
+import { JobRunSchema } from './jobs.entities';
+import { InvitationSchema } from './organizations.entities';
+import { IdentityLinkSchema, IdpLoginFlowSchema } from './identity.entities';
 
 /**
  * The schema's source of truth. Migrations in ../migrations are generated from these
  * definitions and checked in; an integration test fails when the two drift apart.
  */
-export const entities = [SystemSettingSchema, OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema];
+export const entities = [SystemSettingSchema, OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema];

@@ -1,0 +1,87 @@
+import type { JobRunLedger } from '../../core/jobs/job-run-ledger.port';
+import type { RecurringJob, Scheduler } from '../../core/jobs/job';
+import type { Clock } from '../../core/shared/clock.port';
+import type { Logger } from '../../core/shared/logger.port';
+
+export interface InProcessSchedulerDeps {
+  /** Shared by every instance (PostgreSQL in production): decides who runs each period. */
+  ledger: JobRunLedger;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * The default driver, used when there is no Redis: timers inside `npm start`.
+ *
+ * Time is cut into periods `[k·everyMs, (k+1)·everyMs)`. Each instance wakes once per period, at
+ * its middle, and runs the job only if it wins the period in the shared ledger; so with any
+ * number of instances on one database a job runs at most once per period, and once per period as
+ * long as one instance is up. Waking at the middle tolerates clock skew between instances of up
+ * to half a period. The next wake-up is planned only after a run ends, so runs of one job never
+ * overlap within an instance, and an overlong run skips periods instead of piling up.
+ */
+export class InProcessScheduler implements Scheduler {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly active = new Set<Promise<void>>();
+  private stopped = false;
+
+  constructor(private readonly deps: InProcessSchedulerDeps) {}
+
+  async start(jobs: RecurringJob[]): Promise<void> {
+    for (const job of jobs) {
+      if (!Number.isInteger(job.everyMs) || job.everyMs < 1) throw new Error(`Job ${job.name}: everyMs must be a positive integer`);
+      if (this.timers.has(job.name)) throw new Error(`Job ${job.name} is already scheduled`);
+    }
+    this.stopped = false;
+    for (const job of jobs) this.plan(job);
+  }
+
+  /** Clears every timer and waits for the runs in progress to end. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.allSettled([...this.active]);
+  }
+
+  private plan(job: RecurringJob): void {
+    if (this.stopped) return;
+    const now = this.deps.clock.now().getTime();
+    const middle = Math.floor(now / job.everyMs) * job.everyMs + Math.floor(job.everyMs / 2);
+    const wakeAt = middle > now ? middle : middle + job.everyMs;
+    const timer = setTimeout(() => this.tick(job), wakeAt - now);
+    // A pending tick must never keep the process alive on its own.
+    timer.unref();
+    this.timers.set(job.name, timer);
+  }
+
+  private tick(job: RecurringJob): void {
+    this.timers.delete(job.name);
+    const run = this.runIfClaimed(job).finally(() => {
+      this.active.delete(run);
+      this.plan(job);
+    });
+    this.active.add(run);
+  }
+
+  private async runIfClaimed(job: RecurringJob): Promise<void> {
+    const { ledger, clock, logger } = this.deps;
+    const startedAt = clock.now().getTime();
+    const periodStart = new Date(Math.floor(startedAt / job.everyMs) * job.everyMs);
+    try {
+      if (!(await ledger.claimPeriod(job.name, periodStart))) return;
+    } catch (error) {
+      logger.warn({ job: job.name, err: error }, 'job skipped: could not claim the period');
+      return;
+    }
+    try {
+      const result = await job.run();
+      const fields = { job: job.name, period_start: periodStart.toISOString(), duration_ms: clock.now().getTime() - startedAt };
+      // Jobs return fields only when they did something, so an idle poll stays out of the info log.
+      if (result) logger.info({ ...fields, ...result }, 'job ran');
+      else logger.debug(fields, 'job ran');
+    } catch (error) {
+      logger.error({ job: job.name, period_start: periodStart.toISOString(), err: error }, 'job failed; it runs again next period');
+    }
+  }
+}

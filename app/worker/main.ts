@@ -1,0 +1,86 @@
+import { hostname } from 'node:os';
+import { ConfigError, loadConfig, type AppConfig } from '../config/config';
+import { createContainer } from '../container/container';
+import { openInfrastructure } from '../container/infrastructure';
+import { recurringJobs, WORKER_PERIODS } from '../jobs/jobs';
+import { createLogger } from '../logging';
+import { BullmqScheduler } from '../../adapters/bullmq/bullmq-scheduler';
+import { BullmqWorkerHost } from '../../adapters/bullmq/bullmq-worker';
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+function settings(): AppConfig {
+  let config: AppConfig;
+  try {
+    config = loadConfig(process.env).config;
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+  const missing = [
+    config.redisUrl ? undefined : 'APP_REDIS_URL (redis://…): the worker takes its jobs from BullMQ queues in Redis',
+    config.databaseUrl
+      ? undefined
+      : 'APP_DATABASE_URL (postgres://…): the worker shares the API\'s database, and the embedded one opens in one process only',
+  ].filter((line) => line !== undefined);
+  if (missing.length > 0) {
+    fail(`npm run worker needs:\n${missing.map((line) => `  - ${line}`).join('\n')}\nWithout Redis, \`npm start\` runs the jobs itself.`);
+  }
+  return config;
+}
+
+/**
+ * `npm run worker`: the same container as the API, the recurring jobs registered as BullMQ job
+ * schedulers (idempotent) and one worker per queue. SIGTERM lets the active jobs finish, then
+ * exits 0; a second signal exits at once, and BullMQ hands the abandoned job to another worker.
+ */
+async function main(): Promise<void> {
+  const config = settings();
+  const logger = createLogger(config.logLevel);
+  const infra = await openInfrastructure(config, logger);
+  const container = createContainer(config, logger, infra);
+  const connection = infra.redis;
+  if (!connection) throw new Error('Redis client missing although APP_REDIS_URL is set');
+  const jobs = recurringJobs(container, WORKER_PERIODS);
+  const scheduler = new BullmqScheduler({ connection });
+  const host = new BullmqWorkerHost({ connection, logger, name: `${hostname()}:${process.pid}` });
+  for (const job of jobs) host.register(job.name, () => job.run());
+  await scheduler.start(jobs);
+  await host.start();
+  logger.info({ jobs: jobs.map(({ name, everyMs }) => ({ name, every_ms: everyMs })) }, 'worker running');
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now; the active job will be retried by another worker');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down: waiting for the active jobs');
+    (async () => {
+      await host.close();
+      await scheduler.stop();
+      await container.unbindAll();
+      await infra.close();
+    })().then(
+      () => {
+        logger.info('worker stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'unclean shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`tenantkit worker failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

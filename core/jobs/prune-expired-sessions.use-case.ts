@@ -1,0 +1,44 @@
+import type { SessionStore } from '../accounts/session-store.port';
+import type { Clock } from '../shared/clock.port';
+
+export interface PruneSettings {
+  /** Expired sessions are kept this long after `expiresAt` (APP_CRON_SESSION_RETENTION_DAYS). */
+  retentionDays: number;
+  /** Rows per delete statement: each batch is its own short transaction. */
+  batchSize?: number;
+  /** Upper bound on batches per run; whatever is left waits for the next run. */
+  maxBatches?: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Deletes sessions that expired more than `retentionDays` ago, in bounded batches so no run holds
+ * a long transaction or many row locks while requests keep authenticating. Idempotent: two runs
+ * at once, or a run repeated after a crash, delete each session at most once between them.
+ */
+export class PruneExpiredSessions {
+  private readonly batchSize: number;
+  private readonly maxBatches: number;
+
+  constructor(
+    private readonly sessions: SessionStore,
+    private readonly clock: Clock,
+    private readonly settings: PruneSettings,
+  ) {
+    this.batchSize = settings.batchSize ?? 5_000;
+    this.maxBatches = settings.maxBatches ?? 2_000;
+  }
+
+  /** Returns how many sessions were deleted. */
+  async execute(): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - this.settings.retentionDays * DAY_MS);
+    let total = 0;
+    for (let batch = 0; batch < this.maxBatches; batch += 1) {
+      const deleted = await this.sessions.pruneExpiredBefore(cutoff, this.batchSize);
+      total += deleted;
+      if (deleted < this.batchSize) break;
+    }
+    return total;
+  }
+}
