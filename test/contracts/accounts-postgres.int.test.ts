@@ -1,74 +1,16 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import { PostgresEmailOutbox } from '../../adapters/postgres/postgres-email-outbox';
-import { PostgresOneTimeTokenStore } from '../../adapters/postgres/postgres-one-time-token-store';
-import { PostgresOrganizationRepository } from '../../adapters/postgres/postgres-organization-repository';
-import { PostgresSessionStore } from '../../adapters/postgres/postgres-session-store';
-import { PostgresUserRepository } from '../../adapters/postgres/postgres-user-repository';
-import type { Database } from '../../adapters/postgres/database';
-import type { EmailMessage } from '../../core/email/mailer.port';
 import { createTestDatabase, requirePostgres, type TestDatabase } from '../support/postgres';
-import { describeEmailOutboxContract } from './email-outbox.contract';
-import { describeOneTimeTokenStoreContract } from './one-time-token-store.contract';
-import { describeOrganizationRepositoryContract } from './organization-repository.contract';
-import { describeSessionStoreContract } from './session-store.contract';
-import { describeUserRepositoryContract } from './user-repository.contract';
+import { describeAccountsOnPostgres } from './accounts-postgres-harness';
 
 // Under CI=true an unreachable server throws here and fails the file instead of skipping it.
 const postgres = await requirePostgres();
 
 describe.skipIf(!postgres)('accounts adapters on PostgreSQL', () => {
   let testDatabase: TestDatabase;
-
   beforeAll(async () => {
     testDatabase = await createTestDatabase();
   });
+  afterAll(() => testDatabase?.drop());
 
-  afterAll(async () => {
-    await testDatabase?.drop();
-  });
-
-  // Every test (and every fast-check run) starts from empty tables of this file's own database.
-  const setup = async () => {
-    // DELETE, not TRUNCATE: on tables this small it is ~100x faster, and the model test calls
-    // setup once per run. The foreign keys cascade from organization to every accounts table.
-    await testDatabase.database.db.raw('delete from organization');
-    await testDatabase.database.db.raw('delete from email_outbox');
-    return postgresAccounts(testDatabase.database);
-  };
-
-  describeOrganizationRepositoryContract('postgres', setup);
-  describeUserRepositoryContract('postgres', setup);
-  describeSessionStoreContract('postgres', setup);
-  describeOneTimeTokenStoreContract('postgres', setup);
-  describeEmailOutboxContract('postgres', setup);
+  describeAccountsOnPostgres('postgres', () => testDatabase.database);
 });
-
-function postgresAccounts(database: Database) {
-  return {
-    organizations: new PostgresOrganizationRepository(database),
-    users: new PostgresUserRepository(database),
-    sessions: new PostgresSessionStore(database),
-    tokens: new PostgresOneTimeTokenStore(database),
-    outbox: new PostgresEmailOutbox(database),
-    unitOfWork: database,
-    async deleteOrganization(id: number) {
-      await database.db('organization').where({ id }).del();
-    },
-    async pendingEmails(): Promise<EmailMessage[]> {
-      const rows = (await database
-        .db('email_outbox')
-        .select('idempotency_key', 'recipient', 'subject', 'text_body', 'html_body', 'tag')
-        .where({ status: 'pending' })
-        .orderBy('id')) as Array<Record<string, string | null>>;
-      return rows.map((row) => ({
-        to: String(row.recipient),
-        subject: String(row.subject),
-        text: String(row.text_body),
-        html: String(row.html_body),
-        idempotencyKey: String(row.idempotency_key),
-        ...(row.tag === null ? {} : { tag: String(row.tag) }),
-      }));
-    },
-    teardown: async () => undefined,
-  };
-}
