@@ -182,25 +182,25 @@ describe('DeliverDueEmails', () => {
     expect(delays).toEqual([1_000, 2_000, 4_000, 8_000, 10_000, 10_000, 10_000]);
   });
 
-  it('jitter never goes below half the base delay', async () => {
+  it('jitter never goes below half of each attempt\'s ceiling', async () => {
     const id = await enqueue('down@example.test');
     mailer.always('down@example.test', transient());
     randoms = Array.from({ length: 20 }, () => 0);
 
-    expect(await retryDelays(useCase(), id)).toEqual([500, 500, 500, 500, 500, 500, 500]);
+    expect(await retryDelays(useCase(), id)).toEqual([500, 1_000, 2_000, 4_000, 5_000, 5_000, 5_000]);
   });
 
-  it('spreads retries uniformly between base/2 and the ceiling of each attempt', async () => {
+  it('spreads retries uniformly between half the ceiling and the ceiling of each attempt', async () => {
     const id = await enqueue('down@example.test');
     mailer.always('down@example.test', transient());
     randoms = [0.5, 0.25, 0.75, 0.1, 0.9, 0.3, 0.6];
 
     const delays = await retryDelays(useCase(), id);
 
-    // floor + r · (ceiling − floor), with floor = 500 and ceiling = min(10 000, 1 000 · 2^(n−1))
-    expect(delays).toEqual([750, 875, 3_125, 1_250, 9_050, 3_350, 6_200]);
+    // ceiling/2 + r · ceiling/2, with ceiling = min(10 000, 1 000 · 2^(n−1))
+    expect(delays).toEqual([750, 1_250, 3_500, 4_400, 9_500, 6_500, 8_000]);
     delays.forEach((delay, n) => {
-      expect(delay).toBeGreaterThanOrEqual(POLICY.baseDelayMs / 2);
+      expect(delay).toBeGreaterThanOrEqual(Math.min(POLICY.maxDelayMs, POLICY.baseDelayMs * 2 ** n) / 2);
       expect(delay).toBeLessThanOrEqual(Math.min(POLICY.maxDelayMs, POLICY.baseDelayMs * 2 ** n));
     });
   });

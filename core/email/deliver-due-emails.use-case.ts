@@ -19,7 +19,7 @@ export interface DeliveryPolicy {
 }
 
 export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = {
-  maxAttempts: 8,
+  maxAttempts: 12,
   baseDelayMs: 5_000,
   maxDelayMs: 3_600_000,
   leaseMs: 60_000,
@@ -87,10 +87,13 @@ export class DeliverDueEmails {
     return 'retried';
   }
 
-  /** Uniform in [base/2, min(cap, base·2^(n−1))], so retries from many senders spread out. */
+  /**
+   * "Equal jitter": uniform in [ceiling/2, ceiling] with ceiling = min(cap, base·2^(n−1)). The
+   * jitter spreads senders that failed together; the floor keeps the total retry window (how long
+   * an outage can last before emails are dead-lettered) at least half its nominal length.
+   */
   private backoffMs(attempt: number): number {
     const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** (attempt - 1));
-    const floor = Math.min(ceiling, this.policy.baseDelayMs / 2);
-    return Math.round(floor + this.ports.random() * (ceiling - floor));
+    return Math.round(ceiling / 2 + this.ports.random() * (ceiling / 2));
   }
 }
