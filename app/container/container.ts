@@ -18,6 +18,7 @@ function infrastructureModule(config: AppConfig, logger: Logger, infra: Infrastr
     bind(TOKENS.Clock).toConstantValue(new SystemClock());
     bind(TOKENS.Database).toConstantValue(infra.database);
     bind(TOKENS.UnitOfWork).toConstantValue(infra.database);
+    bind(TOKENS.Mailer).toConstantValue(infra.mailer);
     bind(TOKENS.RateLimiter).toConstantValue(new FlexibleRateLimiter(infra.rateLimitRedis));
     bind<HealthCheck>(TOKENS.HealthCheck).toConstantValue({
       name: 'database',

@@ -4,6 +4,8 @@ import type { AppConfig } from '../config/config';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../adapters/postgres/embedded-postgres';
 import { migrate, openOrm } from '../../adapters/postgres/orm';
 import { Database } from '../../adapters/postgres/database';
+import type { Mailer } from '../../core/email/mailer.port';
+import { createMailer } from './mailer-factory';
 
 /** Long-lived connections opened before the container is built, and closed after it. */
 export interface Infrastructure {
@@ -12,6 +14,8 @@ export interface Infrastructure {
   redis: Redis | undefined;
   /** Redis for rate-limit counters, when APP_RATE_LIMIT_STORAGE_URI names one. */
   rateLimitRedis: Redis | undefined;
+  /** The email provider chosen by APP_EMAIL_PROVIDER. */
+  mailer: Mailer;
   close(): Promise<void>;
 }
 
@@ -44,10 +48,12 @@ export async function openInfrastructure(config: AppConfig, logger: Logger): Pro
     for (const client of new Set([redis, rateLimitRedis])) {
       client?.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
     }
+    const mailer = await createMailer(config.email, logger);
     return {
       database,
       redis,
       rateLimitRedis,
+      mailer,
       async close() {
         for (const client of new Set([redis, rateLimitRedis])) await client?.quit().catch(() => client.disconnect());
         await database.close();

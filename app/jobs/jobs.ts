@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config';
 import type { Infrastructure } from '../container/infrastructure';
 import { TOKENS } from '../container/tokens';
-import { BullmqScheduler } from '../../adapters/bullmq/bullmq-scheduler';
 import { InProcessScheduler } from '../../adapters/scheduler/in-process-scheduler';
 import type { DeliverDueEmails } from '../../core/email/deliver-due-emails.use-case';
 import type { JobRunLedger } from '../../core/jobs/job-run-ledger.port';
@@ -57,6 +56,8 @@ export function recurringJobs(container: Container, periods: JobPeriods): Recurr
  */
 export async function startJobs(config: AppConfig, container: Container, infra: Infrastructure, logger: Logger): Promise<Scheduler> {
   if (config.redisUrl && infra.redis) {
+    // Loaded only with Redis: BullMQ is about a second of startup an embedded deployment skips.
+    const { BullmqScheduler } = await import('../../adapters/bullmq/bullmq-scheduler');
     const scheduler = new BullmqScheduler({ connection: infra.redis });
     const jobs = recurringJobs(container, WORKER_PERIODS);
     scheduler.start(jobs).then(

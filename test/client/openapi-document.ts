@@ -22,7 +22,8 @@ function offlineInfrastructure(): Infrastructure {
       throw new Error(`The OpenAPI document was built without a database (Database.${String(property)} was used)`);
     },
   });
-  return { database, redis: undefined, rateLimitRedis: undefined, close: async () => undefined };
+  const mailer = { send: async () => Promise.reject(new Error('The OpenAPI document was built without a mailer')) };
+  return { database, redis: undefined, rateLimitRedis: undefined, mailer, close: async () => undefined };
 }
 
 /** Exactly what `GET /openapi.json` serves, built in-process with default settings. */

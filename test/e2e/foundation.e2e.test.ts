@@ -17,6 +17,7 @@ import { openOrm } from '../../adapters/postgres/orm';
 import type { Caller } from '../../core/accounts/caller';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import { DomainError } from '../../core/shared/domain-error';
+import { StubMailer } from '../../adapters/email/stub-mailer';
 import { createMemoryLogger, startTestApp, TEST_APP_DEFAULTS, type LogLine, type TestApp } from '../support/app';
 import { createTestDatabase, requirePostgres, type TestDatabase } from '../support/postgres';
 
@@ -158,7 +159,8 @@ async function startAppWithTestRoutes(db: TestDatabase): Promise<CustomApp> {
   const { config } = loadConfig({ ...TEST_APP_DEFAULTS, APP_DATABASE_URL: viaProxy.toString() });
   const { logger, logs } = createMemoryLogger();
   const database = new Database(await openOrm({ clientUrl: viaProxy.toString(), poolMax: 2 }));
-  const infra: Infrastructure = { database, redis: undefined, rateLimitRedis: undefined, close: () => database.close() };
+  const mailer = new StubMailer(logger);
+  const infra: Infrastructure = { database, redis: undefined, rateLimitRedis: undefined, mailer, close: () => database.close() };
   const container = createContainer(config, logger, infra);
   container.bind<AnyRoute[]>(TOKENS.Routes).toConstantValue(testRoutes(database));
   const app = createHttpApp({
