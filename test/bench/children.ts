@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, closeSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+/**
+ * The servers under test run as child processes (`node --import tsx <entry>`, what `tsx <entry>`
+ * does without the extra launcher process), each with its own port and log file. Every child
+ * started here is killed when this process exits, whatever the reason.
+ */
+export interface ServerChild {
+  name: string;
+  url: string;
+  process: ChildProcess;
+  logFile: string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. Idempotent. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface StartOptions {
+  name: string;
+  entry: string;
+  port: number;
+  env: Record<string, string>;
+  logFile: string;
+  /** Extra node flags, e.g. `--cpu-prof`. */
+  nodeFlags?: string[];
+  /** A path answering 2xx once the server is ready. */
+  readyPath: string;
+  readyTimeoutMs?: number;
+}
+
+export async function startServerChild(options: StartOptions): Promise<ServerChild> {
+  const log = openSync(options.logFile, 'a');
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', options.entry], {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  running.add(child);
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    child.once('exit', () => {
+      running.delete(child);
+      resolve();
+    });
+  });
+  let stopping: Promise<void> | undefined;
+  const server: ServerChild = {
+    name: options.name,
+    url: `http://127.0.0.1:${options.port}`,
+    process: child,
+    logFile: options.logFile,
+    stop(graceMs = 5_000) {
+      stopping ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(timer);
+      })();
+      return stopping;
+    },
+  };
+  try {
+    await waitUntilReady(server, options.readyPath, options.readyTimeoutMs ?? 30_000);
+  } catch (error) {
+    await server.stop(1_000);
+    throw error;
+  }
+  return server;
+}
+
+async function waitUntilReady(server: ServerChild, path: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.process.exitCode !== null) break;
+    try {
+      const res = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(1_000) });
+      await res.arrayBuffer();
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const tail = readFileSync(server.logFile, 'utf8').split('\n').slice(-20).join('\n');
+  throw new Error(`${server.name} did not become ready within ${timeoutMs} ms (exit code ${server.process.exitCode}). Log tail:\n${tail}`);
+}

@@ -1,0 +1,148 @@
+import type { Measured } from './load';
+import { latency, MEASURED_HEADER, measuredRow, ms, pct, ratio, table, verdict } from './report';
+import { LIST_SIZES, ORGANIZATIONS, PROJECTS_PER_ORGANIZATION, USERS_PER_ORGANIZATION } from './seed';
+import {
+  LOGIN_CONNECTIONS, LOGIN_RAMP_SECONDS, LOGIN_SECONDS, MIXED_SECONDS, MIXED_W1_CONNECTIONS, REFERENCE_SECONDS, W1_CONNECTIONS,
+  W1_SECONDS, WARMUP_SECONDS,
+  type ListLatency, type W2Results,
+} from './workloads';
+
+export interface BenchResults {
+  machine: { cpus: number; cpuModel: string; node: string; postgres: string; date: string; loadStart: string; loadEnd: string };
+  scale: number;
+  passwordHashCost: number;
+  seedSeconds: number;
+  w1: { app: Measured; baseline: Measured };
+  w1Info: Measured | undefined;
+  w2: W2Results;
+  list: ListLatency[];
+  /** EXPLAIN ANALYZE of the list query for the largest organization. */
+  listPlan: string;
+}
+
+const FLAT_LIMIT = 1.5;
+
+function w1Section(r: BenchResults): string {
+  const { app, baseline } = r.w1;
+  const rps = app.rps / baseline.rps;
+  const p99 = latency(app, 'p99') / latency(baseline, 'p99');
+  const rows = [measuredRow(app), measuredRow(baseline)];
+  if (r.w1Info) rows.push(measuredRow(r.w1Info));
+  const info = r.w1Info ? r.w1Info.rps / baseline.rps : NaN;
+  return [
+    `### W1: authenticated \`GET /projects\` (${PROJECTS_PER_ORGANIZATION} rows), ${W1_CONNECTIONS} connections`,
+    '',
+    table(MEASURED_HEADER, rows),
+    '',
+    table(['target', 'measured', 'result'], [
+      ['app req/s ≥ 80 % of baseline', pct(rps), verdict(rps >= 0.8)],
+      ['app p99 ≤ 1.5× baseline p99', ratio(p99), verdict(p99 <= 1.5)],
+      ...(r.w1Info ? [['(info level, not a target) app req/s vs baseline', pct(info), '']] : []),
+    ]),
+  ].join('\n');
+}
+
+function w2Section(r: BenchResults): string {
+  const { loginAlone, w1Alone, pingAlone, w1UnderLogin, loginUnderW1, pingUnderLogin } = r.w2;
+  const stall = latency(w1UnderLogin, 'p99') / latency(w1Alone, 'p99');
+  const vs50 = latency(w1UnderLogin, 'p99') / latency(r.w1.app, 'p99');
+  return [
+    `### W2: \`POST /auth/login\` at bcrypt cost ${r.passwordHashCost}, and W1 while logins run`,
+    '',
+    table(MEASURED_HEADER, [
+      measuredRow(loginAlone),
+      measuredRow({ ...w1Alone, label: `${w1Alone.label}, ${MIXED_W1_CONNECTIONS} conns` }),
+      measuredRow({ ...pingAlone, label: `${pingAlone.label}, alongside` }),
+      measuredRow(w1UnderLogin),
+      measuredRow({ ...pingUnderLogin, label: `${pingUnderLogin.label}, alongside` }),
+      measuredRow(loginUnderW1),
+    ]),
+    '',
+    table(['target', 'measured', 'result'], [
+      [`W1 p99 during logins ≤ 2× W1 p99 alone (both ${MIXED_W1_CONNECTIONS} connections)`, ratio(stall), verdict(stall <= 2)],
+      [`(for reference) vs W1 p99 alone at ${W1_CONNECTIONS} connections`, ratio(vs50), ''],
+      ['(for reference) /ping max during logins vs alone: the longest event-loop stall', `${ms(latency(pingUnderLogin, 'max'))} vs ${ms(latency(pingAlone, 'max'))}`, ''],
+    ]),
+  ].join('\n');
+}
+
+function listSection(r: BenchResults): string {
+  const labels = r.list[0]?.results.map((m) => m.label) ?? [];
+  const rows = r.list.flatMap(({ projects, results }) =>
+    results.map((m) => [projects.toLocaleString('en-US'), m.label, String(m.ok + m.non2xx), ms(latency(m, 'p50')), ms(latency(m, 'p99')), m.non2xx ? `${m.non2xx} wrong` : 'ok']),
+  );
+  const p50 = (size: number, label: string) => {
+    const m = r.list.find((l) => l.projects === size)?.results.find((x) => x.label === label);
+    return m ? latency(m, 'p50') : NaN;
+  };
+  const [, mid, big] = LIST_SIZES;
+  const verdicts = labels.map((label) => {
+    const growth = p50(big, label) / p50(mid, label);
+    return [`${label}: p50 at ${big.toLocaleString('en-US')} ≤ ${FLAT_LIMIT}× p50 at ${mid.toLocaleString('en-US')}`, ratio(growth), verdict(growth <= FLAT_LIMIT)];
+  });
+  return [
+    '### List latency: `GET /projects?limit=50`, one connection, requests back to back (3 interleaved rounds)',
+    '',
+    table(['projects in org', 'server', 'requests', 'p50', 'p99', 'answers'], rows),
+    '',
+    table(['target ("flat")', 'measured', 'result'], verdicts),
+    '',
+    `The list query for the ${big.toLocaleString('en-US')}-project organization (\`EXPLAIN ANALYZE\`, the app's SQL with limit 51):`,
+    '',
+    '```',
+    r.listPlan,
+    '```',
+  ].join('\n');
+}
+
+export function renderResults(r: BenchResults): string {
+  const m = r.machine;
+  const scaled = r.scale === 1 ? '' : ` **Durations scaled by BENCH_SCALE=${r.scale}: not a real run.**`;
+  return [
+    `Run: \`npm run bench\`, ${m.date}. ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}, ${m.postgres}.`,
+    `Load average (1/5/15 min) at start ${m.loadStart}, at end ${m.loadEnd}.${scaled}`,
+    '',
+    '**Method.** A throwaway database `tk_bench_<random>` on the local server, migrated like the app, holding',
+    `${ORGANIZATIONS} organizations × ${USERS_PER_ORGANIZATION} verified members (one live session each, ${ORGANIZATIONS * USERS_PER_ORGANIZATION} in all) and ${PROJECTS_PER_ORGANIZATION} projects per`,
+    `organization, plus organizations holding ${LIST_SIZES.map((n) => n.toLocaleString('en-US')).join(' / ')} projects (seeded in ${r.seedSeconds.toFixed(1)} s, dropped afterwards).`,
+    'The app runs as a child process (`node --import tsx app/main.ts`, i.e. `npm start` without the npm/tsx',
+    'launchers) with `APP_LOG_LEVEL=warn`, so no access log line is written per request; the baseline',
+    '(`test/bench/baseline-server.ts`, raw `node:http` + `pg`, pool of 10 like the app) runs as another child.',
+    'Load comes from autocannon 9 in the runner process (on the same 2 cores as both servers and PostgreSQL),',
+    `with the session cookie cycled over all ${ORGANIZATIONS * USERS_PER_ORGANIZATION} sessions, one per request. W1: ${WARMUP_SECONDS} s warm-up per server (discarded),`,
+    `then ${W1_SECONDS} s per server in two halves taking turns, the second half in reverse order (app, baseline, info-level app,`,
+    'info-level app, baseline, app), each server\'s halves merged. W2, on the app: login alone',
+    `(${LOGIN_CONNECTIONS} connections, valid email and password, users cycled, one client address per request via \`X-Forwarded-For\``,
+    `so the per-IP login limit stays out of the way) for ${LOGIN_RAMP_SECONDS} s of ramp plus ${LOGIN_SECONDS} s, login req/s counted after the ramp; W1 alone at`,
+    `${MIXED_W1_CONNECTIONS} connections (${REFERENCE_SECONDS} s); then logins again and, once past the ramp, W1 (${MIXED_W1_CONNECTIONS} connections) for ${MIXED_SECONDS} s alongside them.`,
+    'A `/ping` probe (one connection, back to back, timed by the runner) runs alongside W1 both times. Logins',
+    'abandoned in flight at the end of a run are left to finish before the next measurement. Latencies from',
+    'autocannon are whole milliseconds; req/s counts 2xx answers only.',
+    '',
+    w1Section(r),
+    '',
+    w2Section(r),
+    '',
+    listSection(r),
+    '',
+    '### Notes',
+    '',
+    '- The machine is shared: other test suites may have been running (see the load average above). Absolute',
+    '  numbers move a lot between runs; the app/baseline ratios, taken in alternating halves, move less.',
+    '- What the baseline skips: Koa, @koa/router, the access-log middleware and its child logger, helmet (its',
+    '  headers are written as constants), CORS, body parsing, valibot query validation, the role guard, Inversify-built',
+    '  use cases and MikroORM\'s knex query building (it sends the same SQL through `pg` directly). It checks session',
+    '  expiry in SQL where the app checks it in JS. It sends the same JSON and the same response headers.',
+    '- `APP_LOG_LEVEL=warn` for the main runs; production logs one line per request at `info`. The info-level',
+    '  row is a second app process, logging every request as JSON to a file, measured in the same W1 turns.',
+    '- The baseline here is well under the ~2,500 req/s quoted in the issue: autocannon runs on the same 2 cores',
+    '  (and, on a shared machine, so does everything else). Only the ratios are comparable across machines.',
+    '- The app listens on 0.0.0.0 (app/server.ts); the benchmark only ever connects to 127.0.0.1.',
+    `- bcrypt cost ${r.passwordHashCost} is the configured \`APP_PASSWORD_HASH_COST\`. Login latency at ${LOGIN_CONNECTIONS} connections is queueing: every`,
+    '  login in flight shares the same event loop, so each takes about (logins in flight) × (one hash).',
+    '- List latency is measured by a single client back to back (no queueing), with sub-millisecond timing.',
+    '  "Flat" compares the 1,000 and 100,000 organizations, which both return 50 rows; the 10-project one returns 10.',
+    '- Where the time goes and what would close the gaps: the "W1 CPU profile" and "Candidate fixes" sections',
+    '  (`npx tsx test/bench/profile.ts`, `npx tsx test/bench/fixes.bench.ts`), when present, were run separately.',
+  ].join('\n');
+}

@@ -1,0 +1,166 @@
+/**
+ * `npm run bench`: W1 (GET /projects, app vs raw baseline), W2 (login, and W1 during logins) and
+ * list latency, against the app and the baseline as child processes on a throwaway database;
+ * writes the "HTTP workloads" section of docs/benchmarks.md, then runs the session-pruning
+ * benchmark (test/bench/prune.bench.ts) when present, which writes its own section.
+ *
+ *   npm run bench                  BENCH_SCALE=0.2 npm run bench   (a quick smoke run)
+ *   BENCH_INFO_LEVEL=0 leaves out the app at info log level; BENCH_PRUNE=0 skips the pruning benchmark.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../../app/config/config';
+import { freePort, startServerChild, type ServerChild } from './children';
+import { atCleanUp, cleanUp, runBench } from './lifecycle';
+import { writeSection } from './report';
+import { renderResults, type BenchResults } from './results-section';
+import { seedBenchDatabase, type BenchData } from './seed';
+import { listLatency, w1, w2, type Settings, type Target } from './workloads';
+
+const SECTION = '## HTTP workloads (`npm run bench`)';
+const HARD_DEADLINE_MS = 6 * 60_000;
+const PRUNE_SESSIONS = process.env.BENCH_EXPIRED_SESSIONS ?? '100000';
+const PRUNE_TIMEOUT_MS = 120_000;
+
+const step = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const load = () => loadavg().map((n) => n.toFixed(1)).join(' / ');
+
+function startApp(data: BenchData, port: number, logDir: string, logLevel: string): Promise<ServerChild> {
+  return startServerChild({
+    name: `app (${logLevel})`,
+    entry: 'app/main.ts',
+    port,
+    env: { APP_DATABASE_URL: data.url, APP_PORT: String(port), APP_LOG_LEVEL: logLevel },
+    logFile: join(logDir, `app-${logLevel}.log`),
+    readyPath: '/ping',
+  });
+}
+
+/** Both servers must answer the same rows for the same session before any timing counts. */
+async function checkSameAnswer(targets: Target[], cookie: string): Promise<void> {
+  const bodies = await Promise.all(
+    targets.map(async (t) => {
+      const res = await fetch(`${t.url}/projects`, { headers: { cookie } });
+      if (res.status !== 200) throw new Error(`${t.label} answered ${res.status} to GET /projects`);
+      return res.text();
+    }),
+  );
+  if (new Set(bodies).size !== 1) throw new Error('The app and the baseline answer GET /projects differently');
+}
+
+/** The server's version, and the plan of the list query (the SQL knex builds) for the largest organization. */
+async function inspectDatabase(data: BenchData): Promise<{ postgres: string; listPlan: string }> {
+  const client = new pg.Client({ connectionString: data.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ v: string }>(`select 'PostgreSQL ' || current_setting('server_version') as v`);
+    const largest = data.listTokens.at(-1)!;
+    const owner = await client.query<{ organization_id: number }>(
+      'select u.organization_id from session s join app_user u on u.id = s.user_id where s.token_hash = $1',
+      [createHash('sha256').update(largest.token).digest('hex')],
+    );
+    const plan = await client.query<{ 'QUERY PLAN': string }>(
+      `explain (analyze, costs off) select id, organization_id, user_id, name, description, created_at, updated_at from project
+        where organization_id = $1 order by created_at desc, id desc limit 51`,
+      [owner.rows[0]!.organization_id],
+    );
+    return { postgres: rows[0]!.v, listPlan: plan.rows.map((r) => r['QUERY PLAN']).join('\n') };
+  } finally {
+    await client.end();
+  }
+}
+
+/** The colleague's pruning benchmark, in its own process: it seeds its own database and writes its own section. */
+async function runPruneBench(): Promise<void> {
+  const entry = 'test/bench/prune.bench.ts';
+  if (!existsSync(entry) || process.env.BENCH_PRUNE === '0') return;
+  step(`session pruning (${PRUNE_SESSIONS} expired sessions)`);
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, BENCH_EXPIRED_SESSIONS: PRUNE_SESSIONS },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const timer = setTimeout(() => child.kill('SIGTERM'), PRUNE_TIMEOUT_MS);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  process.removeListener('exit', killOnExit);
+  if (code !== 0) step(`prune.bench.ts exited with ${code}; its section was left as it was`);
+}
+
+async function main(): Promise<void> {
+  const { config } = loadConfig(process.env);
+  const settings: Settings = { cookieName: config.sessionCookieName, scale: Number(process.env.BENCH_SCALE ?? 1) };
+  const loadStart = load();
+  step(`seeding (bcrypt cost ${config.passwordHashCost})`);
+  const data = await seedBenchDatabase(config.passwordHashCost);
+  atCleanUp(() => data.drop());
+  const logDir = await mkdtemp(join(tmpdir(), 'tk-bench-'));
+  atCleanUp(() => rm(logDir, { recursive: true, force: true }));
+
+  const withInfo = process.env.BENCH_INFO_LEVEL !== '0';
+  step(`starting the app${withInfo ? ', the app at info log level' : ''} and the baseline`);
+  const [app, baseline, info] = await Promise.all([
+    startApp(data, await freePort(), logDir, 'warn'),
+    freePort().then((port) =>
+      startServerChild({
+        name: 'baseline',
+        entry: 'test/bench/baseline-server.ts',
+        port,
+        env: { BENCH_DATABASE_URL: data.url, BENCH_PORT: String(port) },
+        logFile: join(logDir, 'baseline.log'),
+        readyPath: '/ping',
+      }),
+    ),
+    withInfo ? freePort().then((port) => startApp(data, port, logDir, 'info')) : undefined,
+  ]);
+  for (const child of [app, baseline, info]) if (child) atCleanUp(() => child.stop());
+  const appTarget = { label: 'app', url: app.url };
+  const baseTarget = { label: 'baseline', url: baseline.url };
+  const infoTarget = info ? [{ label: 'app, info log level', url: info.url }] : [];
+  await checkSameAnswer([appTarget, baseTarget, ...infoTarget], `${settings.cookieName}=${data.tokens[0]}`);
+
+  step('W1');
+  const [w1App, w1Base, w1Info] = await w1([appTarget, baseTarget, ...infoTarget], data, settings);
+  await info?.stop();
+  step('W2');
+  const w2Results = await w2(appTarget, data, settings);
+  step('list latency');
+  const list = await listLatency([appTarget, baseTarget], data, settings);
+  await app.stop();
+  await baseline.stop();
+  const inspected = await inspectDatabase(data);
+
+  const results: BenchResults = {
+    machine: {
+      cpus: availableParallelism(),
+      cpuModel: cpus()[0]?.model.trim() ?? 'unknown CPU',
+      node: process.version,
+      postgres: inspected.postgres,
+      date: new Date().toISOString(),
+      loadStart,
+      loadEnd: load(),
+    },
+    scale: settings.scale,
+    passwordHashCost: config.passwordHashCost,
+    seedSeconds: data.seedSeconds,
+    w1: { app: w1App!, baseline: w1Base! },
+    w1Info,
+    w2: w2Results,
+    list,
+    listPlan: inspected.listPlan,
+  };
+  await cleanUp();
+  const body = renderResults(results);
+  process.stdout.write(`\n${body}\n\n`);
+  await writeSection(SECTION, body);
+  step('docs/benchmarks.md updated');
+  await runPruneBench();
+}
+
+runBench('bench', main, HARD_DEADLINE_MS);

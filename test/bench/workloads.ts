@@ -1,0 +1,167 @@
+import type { RawResult } from 'autocannon';
+import { cannon, cookieCycle, loginCycle, settle, summarize, type Measured } from './load';
+import { emptySamples, fromSamples, listOf, sequentialClient, type Samples } from './sequential';
+import { LOGIN_PASSWORD, type BenchData } from './seed';
+
+export interface Target {
+  label: string;
+  url: string;
+}
+
+export interface Settings {
+  cookieName: string;
+  /** Multiplies every duration (BENCH_SCALE), for a quick smoke run. */
+  scale: number;
+}
+
+const secs = (settings: Settings, seconds: number) => Math.max(1, Math.round(seconds * settings.scale * 10) / 10);
+const progress = (line: string) => process.stderr.write(`  ${line}\n`);
+const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+export const W1_CONNECTIONS = 50;
+export const W1_SECONDS = 15;
+export const WARMUP_SECONDS = 3;
+export const LOGIN_CONNECTIONS = 20;
+export const LOGIN_SECONDS = 10;
+/** Logins run this long before anything is measured: until the first ones complete, none do. */
+export const LOGIN_RAMP_SECONDS = 5;
+export const MIXED_W1_CONNECTIONS = 30;
+export const MIXED_SECONDS = 15;
+export const REFERENCE_SECONDS = 8;
+/** bcrypt with 20 logins in flight takes seconds per request: don't count those as time-outs. */
+const SLOW_TIMEOUT_S = 60;
+
+const w1Requests = (data: BenchData, settings: Settings) => cookieCycle('/projects', settings.cookieName, data.tokens);
+
+/**
+ * W1: authenticated GET /projects, cookies cycled over all 200 sessions, on every target. After a
+ * discarded warm-up of each, the targets take turns in two halves, the second in reverse order
+ * (e.g. app, baseline, baseline, app), so drift in the machine's background load hits all alike;
+ * each target's halves are merged.
+ */
+export async function w1(targets: Target[], data: BenchData, settings: Settings): Promise<Measured[]> {
+  const run = (target: Target, seconds: number) =>
+    cannon({ label: target.label, url: target.url, connections: W1_CONNECTIONS, seconds, requests: w1Requests(data, settings) });
+  for (const target of targets) await run(target, secs(settings, WARMUP_SECONDS));
+  const half = secs(settings, W1_SECONDS / 2);
+  const runs = new Map<Target, RawResult[]>(targets.map((t) => [t, []]));
+  for (const target of [...targets, ...[...targets].reverse()]) {
+    progress(`W1 ${target.label} ${half} s`);
+    runs.get(target)!.push(await run(target, half));
+  }
+  return targets.map((target) => summarize(target.label, target.url, W1_CONNECTIONS, runs.get(target)!));
+}
+
+export interface W2Results {
+  loginAlone: Measured;
+  w1Alone: Measured;
+  pingAlone: Measured;
+  w1UnderLogin: Measured;
+  loginUnderW1: Measured;
+  pingUnderLogin: Measured;
+}
+
+/** GET /ping back to back on its own connection while `during` runs: how long the event loop stalls. */
+async function probe(target: Target, during: Promise<unknown>): Promise<Measured> {
+  const client = sequentialClient(target.url, '/ping', {}, (status) => status === 200);
+  const samples = emptySamples();
+  let done = false;
+  const stop = () => (done = true);
+  during.then(stop, stop);
+  try {
+    while (!done) await client.run(0.5, samples);
+  } finally {
+    client.close();
+  }
+  return fromSamples('GET /ping (1 connection)', samples);
+}
+
+/** Completions per second once `skip` seconds have passed (the ramp excluded). */
+const steadyRate = (ticks: number[], skip: number, seconds: number) => ticks.slice(skip, skip + seconds).reduce((a, b) => a + b, 0) / seconds;
+
+const loginRun = (app: Target, data: BenchData, settings: Settings, seconds: number, ticks: number[]) =>
+  cannon({
+    label: 'login',
+    url: app.url,
+    connections: LOGIN_CONNECTIONS,
+    seconds: secs(settings, LOGIN_RAMP_SECONDS) + seconds,
+    requests: loginCycle(data.loginEmails, LOGIN_PASSWORD),
+    timeout: SLOW_TIMEOUT_S,
+    ticks,
+  });
+
+const mixedW1Run = (app: Target, data: BenchData, settings: Settings, seconds: number) =>
+  cannon({ label: 'w1', url: app.url, connections: MIXED_W1_CONNECTIONS, seconds, requests: w1Requests(data, settings), timeout: SLOW_TIMEOUT_S });
+
+const drain = async (app: Target) => progress(`logins left in flight drained in ${(await settle(app.url)).toFixed(1)} s`);
+
+/** W1 alone at 30 connections with the /ping probe alongside: the reference for the runs with logins. */
+export async function w1Reference(app: Target, data: BenchData, settings: Settings): Promise<Pick<W2Results, 'w1Alone' | 'pingAlone'>> {
+  progress(`W1 alone, ${MIXED_W1_CONNECTIONS} connections (${app.label})`);
+  const reference = mixedW1Run(app, data, settings, secs(settings, REFERENCE_SECONDS));
+  const pingAlone = await probe(app, reference);
+  return { pingAlone, w1Alone: summarize('GET /projects alone', app.url, MIXED_W1_CONNECTIONS, [await reference]) };
+}
+
+/** Logins (20 connections) and, once past their ramp, W1 (30) with the /ping probe alongside. */
+export async function w1WithLogins(app: Target, data: BenchData, settings: Settings): Promise<Pick<W2Results, 'w1UnderLogin' | 'loginUnderW1' | 'pingUnderLogin'>> {
+  progress(`logins + W1 together (${app.label})`);
+  const ramp = secs(settings, LOGIN_RAMP_SECONDS);
+  const seconds = secs(settings, MIXED_SECONDS);
+  const ticks: number[] = [];
+  const logins = loginRun(app, data, settings, seconds + 1, ticks);
+  await sleep(ramp);
+  const mixed = mixedW1Run(app, data, settings, seconds);
+  const pingUnderLogin = await probe(app, mixed);
+  const w1UnderLogin = summarize('GET /projects during logins', app.url, MIXED_W1_CONNECTIONS, [await mixed]);
+  const loginUnderW1 = summarize('POST /auth/login during GETs', app.url, LOGIN_CONNECTIONS, [await logins], { rps: steadyRate(ticks, ramp, seconds) });
+  await drain(app);
+  return { w1UnderLogin, loginUnderW1, pingUnderLogin };
+}
+
+/**
+ * W2, on the app: logins alone (20 connections, req/s counted after the ramp); W1 alone at 30
+ * connections, the reference; then both at once, as two concurrent autocannon instances.
+ */
+export async function w2(app: Target, data: BenchData, settings: Settings): Promise<W2Results> {
+  progress('login alone');
+  const ramp = secs(settings, LOGIN_RAMP_SECONDS);
+  const seconds = secs(settings, LOGIN_SECONDS);
+  const ticks: number[] = [];
+  const alone = await loginRun(app, data, settings, seconds, ticks);
+  const loginAlone = summarize('POST /auth/login alone', app.url, LOGIN_CONNECTIONS, [alone], { rps: steadyRate(ticks, ramp, seconds) });
+  await drain(app);
+  return { loginAlone, ...(await w1Reference(app, data, settings)), ...(await w1WithLogins(app, data, settings)) };
+}
+
+export interface ListLatency {
+  projects: number;
+  results: Measured[];
+}
+
+/**
+ * GET /projects?limit=50 back to back on one connection, for each organization size, on each
+ * server; three rounds over every (size, server) pair, merged, so drift hits every pair alike.
+ */
+export async function listLatency(targets: Target[], data: BenchData, settings: Settings, secondsPerRound = 1): Promise<ListLatency[]> {
+  const cells = data.listTokens.flatMap(({ projects, token }) =>
+    targets.map((target) => ({
+      projects,
+      target,
+      samples: emptySamples() as Samples,
+      client: sequentialClient(target.url, '/projects?limit=50', { cookie: `${settings.cookieName}=${token}` }, listOf(Math.min(50, projects))),
+    })),
+  );
+  try {
+    for (let round = 0; round < 3; round++) {
+      progress(`list latency, round ${round + 1} of 3`);
+      for (const cell of cells) await cell.client.run(secs(settings, secondsPerRound), cell.samples, round === 0 ? 30 : 0);
+    }
+  } finally {
+    for (const cell of cells) cell.client.close();
+  }
+  return data.listTokens.map(({ projects }) => ({
+    projects,
+    results: cells.filter((c) => c.projects === projects).map((c) => fromSamples(c.target.label, c.samples)),
+  }));
+}
