@@ -90,7 +90,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
         clearTimeout(force);
         // Before the pool closes: an in-process run in progress finishes first.
         await scheduler.stop();
-        await container.unbindAll();
+        await container.unbindAllAsync();
         await infra.close();
       })();
       return closing;

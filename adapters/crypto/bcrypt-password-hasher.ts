@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import bcrypt from 'bcryptjs';
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
 import type { PasswordHasher } from '../../core/accounts/crypto.port';
 
 export const MIN_BCRYPT_COST = 4;
@@ -17,38 +18,63 @@ const BCRYPT_HASH = /^\$2[aby]\$(0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}$/;
  */
 const prehash = (password: string): string => createHash('sha256').update(password, 'utf8').digest('base64');
 
-/** bcryptjs's async API works in slices between which the event loop runs other requests. */
+/**
+ * bcrypt in a pool of worker threads (piscina). bcryptjs's async API was not enough: it runs on
+ * the event loop in slices of up to 100 ms, so 20 concurrent logins stalled every other request
+ * for seconds (docs/benchmarks.md, W2). The pool keeps one core for requests: it has
+ * `availableParallelism() − 1` threads (at least one) and queues the rest.
+ */
 export class BcryptPasswordHasher implements PasswordHasher {
   private dummyHash: Promise<string> | undefined;
+  private readonly pool: Piscina;
 
-  constructor(private readonly cost: number) {
+  constructor(
+    private readonly cost: number,
+    threads = Math.max(1, availableParallelism() - 1),
+  ) {
     if (!Number.isInteger(cost) || cost < MIN_BCRYPT_COST || cost > MAX_BCRYPT_COST) {
       throw new RangeError(`bcrypt cost must be an integer from ${MIN_BCRYPT_COST} to ${MAX_BCRYPT_COST}, got ${cost}`);
     }
+    this.pool = new Piscina({
+      filename: new URL('./bcrypt.worker.mjs', import.meta.url).href,
+      minThreads: 0,
+      maxThreads: threads,
+      // Idle threads exit, so a process that stops hashing needs no explicit shutdown to exit.
+      idleTimeout: 30_000,
+    });
   }
 
   hash(password: string): Promise<string> {
-    return bcrypt.hash(prehash(password), this.cost);
+    return this.pool.run({ input: prehash(password), cost: this.cost }, { name: 'hash' }) as Promise<string>;
+  }
+
+  /** Stops the worker threads; pending hashes are rejected. */
+  async close(): Promise<void> {
+    await this.pool.destroy();
   }
 
   async verify(password: string, hash: string | null): Promise<boolean> {
     if (hash === null) {
       // An unknown account costs one full comparison, like a wrong password does.
-      await bcrypt.compare(prehash(password), await this.dummy());
+      await this.compare(password, await this.dummy());
       return false;
     }
     // A malformed stored hash is a data problem, not a reason to fail the login with a 500.
     if (!BCRYPT_HASH.test(hash)) return false;
     try {
-      return await bcrypt.compare(prehash(password), hash);
+      return await this.compare(password, hash);
     } catch {
       return false;
     }
   }
 
+  private compare(password: string, hash: string): Promise<boolean> {
+    return this.pool.run({ input: prehash(password), hash }, { name: 'compare' }) as Promise<boolean>;
+  }
+
   /** Made once, at this hasher's cost, so the dummy comparison takes as long as a real one. */
   private dummy(): Promise<string> {
-    this.dummyHash ??= bcrypt.hash(prehash('tenantkit-dummy-password'), this.cost).catch((error: unknown) => {
+    this.dummyHash ??= this.hash('tenantkit-dummy-password').catch((error: unknown) => {
       this.dummyHash = undefined;
       throw error;
     });

@@ -55,7 +55,7 @@ function context(): CliContext {
       try {
         return await work(container);
       } finally {
-        await container.unbindAll();
+        await container.unbindAllAsync();
         await infra.close();
       }
     },

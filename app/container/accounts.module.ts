@@ -40,7 +40,9 @@ export function accountsModule(): ContainerModule {
     bind(TOKENS.SessionStore).toDynamicValue((ctx) => new PostgresSessionStore(database(ctx)));
     bind(TOKENS.OneTimeTokenStore).toDynamicValue((ctx) => new PostgresOneTimeTokenStore(database(ctx)));
     bind(TOKENS.EmailOutbox).toDynamicValue((ctx) => new PostgresEmailOutbox(database(ctx)));
-    bind(TOKENS.PasswordHasher).toDynamicValue((ctx) => new BcryptPasswordHasher(ctx.get<AppConfig>(TOKENS.Config).passwordHashCost));
+    bind<BcryptPasswordHasher>(TOKENS.PasswordHasher)
+      .toDynamicValue((ctx) => new BcryptPasswordHasher(ctx.get<AppConfig>(TOKENS.Config).passwordHashCost))
+      .onDeactivation((hasher) => hasher.close());
     bind(TOKENS.TokenGenerator).toConstantValue(new NodeTokenGenerator());
     bind(TOKENS.TokenHasher).toConstantValue(new Sha256TokenHasher());
     bind<AccountsPorts>(TOKENS.AccountsPorts).toDynamicValue((ctx) => ({

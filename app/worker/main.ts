@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     (async () => {
       await host.close();
       await scheduler.stop();
-      await container.unbindAll();
+      await container.unbindAllAsync();
       await infra.close();
     })().then(
       () => {
