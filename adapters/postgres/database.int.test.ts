@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase, createTestPglite, requirePostgres } from '../../test/support/postgres';
-import type { Database } from './database';
+import { fixedQuery, type Database } from './database';
 
 /**
  * Database.transaction on both databases. PGlite is a single session behind a one-connection
@@ -44,6 +44,27 @@ describe.each(backends)('Database.transaction on %s', (_name, enabled, open) => 
   const insert = (key: string, value: unknown = true) => database.db('system_setting').insert({ key, value: JSON.stringify(value) });
   const keys = async (prefix: string) =>
     (await database.db('system_setting').select('key').whereLike('key', `${prefix}%`).orderBy('key')).map((r: { key: string }) => r.key);
+
+  const BY_PREFIX = fixedQuery(`select key from system_setting where key like ? || '%' order by key`);
+
+  test.skipIf(!enabled)('select (fixed SQL) reads through the pool, and inside a transaction sees its uncommitted writes', async () => {
+    await insert('select:a');
+    expect(await database.select<{ key: string }>(BY_PREFIX, ['select:'])).toEqual([{ key: 'select:a' }]);
+    await expect(
+      database.transaction(async () => {
+        await insert('select:b');
+        expect((await database.select<{ key: string }>(BY_PREFIX, ['select:'])).map((r) => r.key)).toEqual(['select:a', 'select:b']);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await database.select<{ key: string }>(BY_PREFIX, ['select:'])).toEqual([{ key: 'select:a' }]);
+  });
+
+  test.skipIf(!enabled)('select releases its connection even when the statement fails', async () => {
+    const broken = fixedQuery('select no_such_column from system_setting where key = ?');
+    for (let i = 0; i < 5; i += 1) await expect(database.select(broken, ['x'])).rejects.toThrow(/no_such_column/);
+    expect(await database.select<{ key: string }>(BY_PREFIX, ['select:'])).toEqual([{ key: 'select:a' }]);
+  });
 
   test.skipIf(!enabled)('commits', async () => {
     const result = await database.transaction(async () => {

@@ -5,7 +5,7 @@ import type {
   ProjectPatch,
   ProjectRepository,
 } from '../../core/projects/project-repository.port';
-import type { Database } from './database';
+import { fixedQuery, type Database } from './database';
 
 interface ProjectRow {
   id: number;
@@ -19,6 +19,15 @@ interface ProjectRow {
 }
 
 const COLUMNS = ['id', 'organization_id', 'user_id', 'name', 'description', 'created_at', 'updated_at'];
+
+const LIST_FIRST = fixedQuery(
+  `select ${COLUMNS.join(', ')} from project where organization_id = ?
+    order by created_at desc, id desc limit ?`,
+);
+const LIST_AFTER = fixedQuery(
+  `select ${COLUMNS.join(', ')} from project where organization_id = ? and (created_at, id) < (?, ?)
+    order by created_at desc, id desc limit ?`,
+);
 
 const toProject = (row: ProjectRow): Project => ({
   id: row.id,
@@ -53,18 +62,12 @@ export class PostgresProjectRepository implements ProjectRepository {
   }
 
   async list(organizationId: number, options: ProjectListOptions = {}): Promise<Project[]> {
-    // Row comparison on (created_at, id) walks the (organization_id, created_at desc, id desc) index.
-    const query = this.database
-      .db('project')
-      .select(COLUMNS)
-      .where('organization_id', organizationId)
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ]);
-    if (options.after) query.whereRaw('(created_at, id) < (?, ?)', [options.after.createdAt, options.after.id]);
-    if (options.limit !== undefined) query.limit(options.limit);
-    return ((await query) as ProjectRow[]).map(toProject);
+    // Row comparison on (created_at, id) walks the (organization_id, created_at desc, id desc)
+    // index. Fixed SQL: this is the W1 hot path (docs/benchmarks.md). `limit null` is no limit.
+    const rows = options.after
+      ? await this.database.select<ProjectRow>(LIST_AFTER, [organizationId, options.after.createdAt, options.after.id, options.limit ?? null])
+      : await this.database.select<ProjectRow>(LIST_FIRST, [organizationId, options.limit ?? null]);
+    return rows.map(toProject);
   }
 
   async findById(organizationId: number, id: number): Promise<Project | null> {

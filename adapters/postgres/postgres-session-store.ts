@@ -1,7 +1,7 @@
 import type { RoleName } from '../../core/accounts/role';
 import type { SessionPrincipal, SessionStore } from '../../core/accounts/session-store.port';
 import type { AccountStatus } from '../../core/accounts/user';
-import type { Database } from './database';
+import { fixedQuery, type Database } from './database';
 
 interface PrincipalRow {
   session_id: string | number;
@@ -12,6 +12,16 @@ interface PrincipalRow {
   user_status: AccountStatus;
   organization_status: AccountStatus;
 }
+
+const FIND_PRINCIPAL = fixedQuery(
+  `select s.id as session_id, s.user_id, u.organization_id, u.role, s.expires_at,
+          u.status as user_status, o.status as organization_status
+     from session s
+     join app_user u on u.id = s.user_id
+     join organization o on o.id = u.organization_id
+    where s.token_hash = ?
+    limit 1`,
+);
 
 export class PostgresSessionStore implements SessionStore {
   constructor(private readonly database: Database) {}
@@ -25,22 +35,8 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async findByTokenHash(tokenHash: string): Promise<SessionPrincipal | null> {
-    // Runs on every authenticated request: one indexed lookup, one round trip.
-    const row = (await this.database
-      .db('session as s')
-      .join('app_user as u', 'u.id', 's.user_id')
-      .join('organization as o', 'o.id', 'u.organization_id')
-      .select(
-        's.id as session_id',
-        's.user_id',
-        'u.organization_id',
-        'u.role',
-        's.expires_at',
-        'u.status as user_status',
-        'o.status as organization_status',
-      )
-      .where('s.token_hash', tokenHash)
-      .first()) as PrincipalRow | undefined;
+    // Runs on every authenticated request: one indexed lookup, one round trip, fixed SQL.
+    const [row] = await this.database.select<PrincipalRow>(FIND_PRINCIPAL, [tokenHash]);
     if (!row) return null;
     return {
       sessionId: Number(row.session_id),
