@@ -1,6 +1,5 @@
 import { ConfigError, loadConfig } from './config/config';
 import { createLogger } from './logging';
-import { startServer } from './server';
 
 /** `npm start`: parse settings, open storage, serve HTTP, drain on SIGTERM. */
 async function main(): Promise<void> {
@@ -17,7 +16,14 @@ async function main(): Promise<void> {
   const { config, warnings } = loaded;
   const logger = createLogger(config.logLevel);
   for (const warning of warnings) logger.warn(warning);
-  const running = await startServer(config, logger);
+  // Open the embedded database while the app's modules load: the two overlap, and startup on
+  // an existing data dir stays well under 3 s (docs/architecture.md, Startup).
+  const embedded = config.databaseUrl
+    ? undefined
+    : import('../adapters/postgres/embedded-postgres').then((m) => m.startEmbeddedPostgres(config.dataDir));
+  embedded?.catch(() => undefined); // awaited (and reported) by startServer
+  const { startServer } = await import('./server');
+  const running = await startServer(config, logger, embedded);
   logger.info({ url: running.url, environment: config.environment, mode: config.mode }, 'tenantkit listening');
 
   const shutdown = (signal: string) => {

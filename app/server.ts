@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config/config';
 import { createContainer, isDependencyDown } from './container/container';
 import { openInfrastructure, type Infrastructure } from './container/infrastructure';
+import type { EmbeddedPostgres } from '../adapters/postgres/embedded-postgres';
 import { TOKENS } from './container/tokens';
 import { createHttpApp } from './http/app';
 import { startJobs } from './jobs/jobs';
@@ -48,8 +49,12 @@ export function composeRoutes(container: Container, config: AppConfig): AnyRoute
   return routes;
 }
 
-export async function startServer(config: AppConfig, logger: Logger): Promise<RunningServer> {
-  const infra = await openInfrastructure(config, logger);
+export async function startServer(
+  config: AppConfig,
+  logger: Logger,
+  embeddedStarting?: Promise<EmbeddedPostgres>,
+): Promise<RunningServer> {
+  const infra = await openInfrastructure(config, logger, embeddedStarting);
   const container = createContainer(config, logger, infra);
   const authenticate = container.isBound(TOKENS.Authenticate)
     ? container.get<(ctx: Context) => Promise<Caller>>(TOKENS.Authenticate)

@@ -29,10 +29,18 @@ function rateLimitRedisUrl(uri: string): string | undefined {
   return plain.startsWith('redis') ? plain : undefined;
 }
 
-export async function openInfrastructure(config: AppConfig, logger: Logger): Promise<Infrastructure> {
+/**
+ * `embedded` lets `npm start` begin opening PGlite while the rest of the app's modules are still
+ * loading (app/main.ts); without it the embedded database is opened here.
+ */
+export async function openInfrastructure(
+  config: AppConfig,
+  logger: Logger,
+  embeddedStarting?: Promise<EmbeddedPostgres>,
+): Promise<Infrastructure> {
   let embedded: EmbeddedPostgres | undefined;
   if (!config.databaseUrl) {
-    embedded = await startEmbeddedPostgres(config.dataDir);
+    embedded = await (embeddedStarting ?? startEmbeddedPostgres(config.dataDir));
     logger.info({ data_dir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
   }
   try {
