@@ -2,17 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import { HttpSession } from '../support/http-session';
 import { tokenFromEmail } from '../support/mailbox';
+import { expectErrorResponse, expectSecurityHeaders } from '../support/http-assertions';
 import { BcryptPasswordHasher } from '../../adapters/crypto/bcrypt-password-hasher';
 
 const PASSWORD = 'correct horse battery';
 
-async function expectError(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  const body = await response.json();
-  expect(body).toMatchObject({ code, message: expect.any(String), error_id: expect.stringMatching(/^[0-9a-f-]{36}$/), details: expect.any(Object) });
-  expect(response.headers.get('cache-control')).toBe('no-store');
-  expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-  return body as { details: Record<string, unknown> };
+/** Every error here is checked for status, the exact ErrorResponse shape and all §3 headers. */
+async function expectError(response: Response, status: number, code: string, options: { hsts?: boolean } = {}) {
+  expectSecurityHeaders(response, options);
+  return (await expectErrorResponse(response, status, code)) as { details: Record<string, unknown> };
 }
 
 /** Signs up, verifies through the emailed link and logs in; returns the logged-in browser. */
@@ -223,8 +221,9 @@ describe('accounts over HTTP (prod cookies, B2B)', () => {
 
   it('closes both signup routes with 404 NOT_FOUND', async () => {
     const browser = new HttpSession(app);
-    await expectError(await browser.post('/auth/signup', { email: 'a@example.com', password: PASSWORD }), 404, 'NOT_FOUND');
-    await expectError(await browser.post('/auth/signup-org', { email: 'a@example.com', password: PASSWORD, organization_name: 'A' }), 404, 'NOT_FOUND');
+    const prod = { hsts: true };
+    await expectError(await browser.post('/auth/signup', { email: 'a@example.com', password: PASSWORD }), 404, 'NOT_FOUND', prod);
+    await expectError(await browser.post('/auth/signup-org', { email: 'a@example.com', password: PASSWORD, organization_name: 'A' }), 404, 'NOT_FOUND', prod);
   });
 
   it('sets Secure; SameSite=Strict session cookies and HSTS', async () => {

@@ -18,41 +18,11 @@ import type { Caller } from '../../core/accounts/caller';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import { DomainError } from '../../core/shared/domain-error';
 import { StubMailer } from '../../adapters/email/stub-mailer';
+import { expectErrorResponse, expectSecurityHeaders, UUID } from '../support/http-assertions';
 import { createMemoryLogger, startTestApp, TEST_APP_DEFAULTS, type LogLine, type TestApp } from '../support/app';
 import { createTestDatabase, requirePostgres, type TestDatabase } from '../support/postgres';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const API_CSP = "default-src 'none'; frame-ancestors 'none'";
-const HSTS = 'max-age=31536000; includeSubDomains';
 const DEV_ORIGIN = 'http://localhost:5173';
-
-function expectSecurityHeaders(res: Response, options: { hsts?: boolean; csp?: string } = {}): void {
-  expect(res.headers.get('cache-control')).toBe('no-store');
-  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-  expect(res.headers.get('x-frame-options')).toBe('DENY');
-  expect(res.headers.get('content-security-policy')).toBe(options.csp ?? API_CSP);
-  expect(res.headers.get('referrer-policy')).toBe('no-referrer');
-  expect(res.headers.get('x-powered-by')).toBeNull();
-  expect(res.headers.get('strict-transport-security')).toBe(options.hsts ? HSTS : null);
-  expect(res.headers.get('x-request-id')).toBeTruthy();
-}
-
-async function expectErrorResponse(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-  const text = await res.text();
-  const body = JSON.parse(text) as Record<string, unknown>;
-  expect(Object.keys(body).sort()).toEqual(['code', 'details', 'error_id', 'message']);
-  expect(body.code).toBe(code);
-  expect(typeof body.message).toBe('string');
-  expect((body.message as string).length).toBeGreaterThan(0);
-  expect(body.error_id).toMatch(UUID);
-  expect(body.details).toBeTypeOf('object');
-  expect(Array.isArray(body.details)).toBe(false);
-  expect(body.details).not.toBeNull();
-  expect(text).not.toMatch(/\n\s+at |\.ts:\d+/); // no stack trace
-  return body;
-}
 
 /** A TCP hop between the app and PostgreSQL that a test can cut, to take the database away. */
 async function tcpProxy(target: { host: string; port: number }) {
