@@ -142,7 +142,6 @@ export function renderResults(r: BenchResults): string {
     '  login in flight shares the same event loop, so each takes about (logins in flight) × (one hash).',
     '- List latency is measured by a single client back to back (no queueing), with sub-millisecond timing.',
     '  "Flat" compares the 1,000 and 100,000 organizations, which both return 50 rows; the 10-project one returns 10.',
-    '- Where the time goes and what would close the gaps: the "W1 CPU profile" and "Candidate fixes" sections',
-    '  (`npx tsx test/bench/profile.ts`, `npx tsx test/bench/fixes.bench.ts`), when present, were run separately.',
+    '- Where the time goes: the "W1 CPU profile" section (`npx tsx test/bench/profile.ts`), when present, was run separately.',
   ].join('\n');
 }
