@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { isValidPassword, PASSWORD_MAX, PASSWORD_MIN } from '../../../core/accounts/password-policy';
 import { ROLES } from '../../../core/accounts/role';
+import { optionalName, requiredName } from './text.schema';
 
 /** Request and response shapes of the account routes; the OpenAPI description is built from these. */
 export const email = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('Must be an email address'), v.maxLength(320));
@@ -17,13 +18,13 @@ export const presentedPassword = v.pipe(v.string(), v.minLength(1, 'Required'), 
 
 export const token = v.pipe(v.string(), v.minLength(1, 'Required'), v.maxLength(256));
 
-const personName = v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(100))));
+const personName = optionalName(100);
 
 export const SignupRequest = v.object({ email, password: newPassword, first_name: personName, last_name: personName });
 
 export const SignupOrgRequest = v.object({
   ...SignupRequest.entries,
-  organization_name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Required'), v.maxLength(200)),
+  organization_name: requiredName(200),
 });
 
 export const LoginRequest = v.object({ email, password: presentedPassword });

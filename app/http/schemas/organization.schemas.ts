@@ -2,23 +2,16 @@ import * as v from 'valibot';
 import { ROLES } from '../../../core/accounts/role';
 import { email, newPassword, RoleView, token } from './account.schemas';
 import { INT4_MAX, integerParam } from './integer-param.schema';
+import { optionalName, requiredName } from './text.schema';
 
 /** Request and response shapes of the organization, member and invitation routes. */
 
-const noNul = v.check((text: string) => !text.includes('\u0000'), 'Must not contain NUL characters');
-
-const organizationName = v.pipe(
-  v.string('Must be a string'),
-  v.trim(),
-  v.minLength(1, 'Must not be empty'),
-  v.maxLength(200, 'Must be at most 200 characters'),
-  noNul,
-);
+const organizationName = requiredName(200);
 
 /** Requests name a role by its stored name. */
 const roleName = v.picklist(ROLES, `Must be one of ${ROLES.join(', ')}`);
 
-const personName = v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(100), noNul)));
+const personName = optionalName(100);
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp());
 

@@ -1,18 +1,10 @@
 import * as v from 'valibot';
 import { INT4_MAX, integerParam } from './integer-param.schema';
+import { noNul, requiredName } from './text.schema';
 
 /** Request and response shapes of the project routes; the OpenAPI description is built from these. */
 
-// PostgreSQL text cannot hold U+0000: refuse it here as a 422 instead of failing in the database.
-const noNul = v.check((text: string) => !text.includes('\u0000'), 'Must not contain NUL characters');
-
-const projectName = v.pipe(
-  v.string('Must be a string'),
-  v.trim(),
-  v.minLength(1, 'Must not be empty'),
-  v.maxLength(200, 'Must be at most 200 characters'),
-  noNul,
-);
+const projectName = requiredName(200);
 
 const projectDescription = v.pipe(v.string('Must be a string'), v.maxLength(10_000, 'Must be at most 10000 characters'), noNul);
 
