@@ -4,8 +4,9 @@ import { projectsModule } from './projects.module';
 import { jobsModule } from './jobs.module';
 import { idpModule } from './idp.module';
 import { organizationsModule } from './organizations.module';
+import { billingModule } from './billing.module';
 
 /** One container module per bounded context; each binds its use cases and its routes. */
 export function featureModules(): ContainerModule[] {
-  return [accountsModule(), projectsModule(), jobsModule(), idpModule(), organizationsModule()];
+  return [accountsModule(), projectsModule(), jobsModule(), idpModule(), organizationsModule(), billingModule()];
 }

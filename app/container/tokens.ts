@@ -46,4 +46,9 @@ export const TOKENS = {
   OrganizationsPorts: Symbol.for('OrganizationsPorts'),
   OrganizationUseCases: Symbol.for('OrganizationUseCases'),
   CreateSystemAdmin: Symbol.for('CreateSystemAdmin'),
+  // billing
+  BillingProvider: Symbol.for('BillingProvider'),
+  SubscriptionRepository: Symbol.for('SubscriptionRepository'),
+  StartCheckoutUseCase: Symbol.for('StartCheckoutUseCase'),
+  HandleBillingWebhookUseCase: Symbol.for('HandleBillingWebhookUseCase'),
 } as const;

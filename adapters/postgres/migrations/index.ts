@@ -5,6 +5,7 @@ import { Migration20261121000200Projects } from './Migration20261121000200Projec
 import { Migration20261121000300Jobs } from './Migration20261121000300Jobs';
 import { Migration20261121000400Organizations } from './Migration20261121000400Organizations';
 import { Migration20261121000500Identity } from './Migration20261121000500Identity';
+import { Migration20261121000600Billing } from './Migration20261121000600Billing';
 
 /** Every migration, in order. Listed explicitly so bundlers and tsx never depend on a glob. */
 export const migrations: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261121000300Jobs', class: Migration20261121000300Jobs },
   { name: 'Migration20261121000400Organizations', class: Migration20261121000400Organizations },
   { name: 'Migration20261121000500Identity', class: Migration20261121000500Identity },
+  { name: 'Migration20261121000600Billing', class: Migration20261121000600Billing },
 ];

@@ -4,9 +4,10 @@ import { ProjectSchema } from './project.entity';
 import { JobRunSchema } from './jobs.entities';
 import { InvitationSchema } from './organizations.entities';
 import { IdentityLinkSchema, IdpLoginFlowSchema } from './identity.entities';
+import { BillingEventSchema, SubscriptionSchema } from './billing.entities';
 
 /**
  * The schema's source of truth. Migrations in ../migrations are generated from these
  * definitions and checked in; an integration test fails when the two drift apart.
  */
-export const entities = [SystemSettingSchema, OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema];
+export const entities = [SystemSettingSchema, OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema, SubscriptionSchema, BillingEventSchema];

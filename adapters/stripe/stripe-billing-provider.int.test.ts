@@ -1,0 +1,165 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CheckoutRequest } from '../../core/billing/billing-provider.port';
+import { DomainError } from '../../core/shared/domain-error';
+import { checkoutCompleted, NOW_SECONDS, otherEvent, signed, subscriptionEvent } from '../../test/builders/stripe-events';
+import { startStripeFake, type StripeFake } from '../../test/fakes/stripe-fake';
+import { STRIPE_API_VERSION, StripeBillingProvider } from './stripe-billing-provider';
+
+const API_KEY = 'sk_test_adapter';
+const SECRET = 'whsec_adapter_secret';
+
+const request = (overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
+  organizationId: 42,
+  priceId: 'price_basic',
+  customerEmail: 'owner@example.test',
+  successUrl: 'http://localhost:5173/billing?checkout=success',
+  cancelUrl: 'http://localhost:5173/billing?checkout=cancelled',
+  idempotencyKey: `checkout-${Math.random()}`,
+  ...overrides,
+});
+
+/** A port nothing listens on: connection refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('StripeBillingProvider against the Stripe fake', () => {
+  let fake: StripeFake;
+  let provider: StripeBillingProvider;
+
+  beforeAll(async () => {
+    fake = await startStripeFake({ apiKey: API_KEY });
+    provider = new StripeBillingProvider({ apiKey: API_KEY, webhookSecret: SECRET, host: '127.0.0.1', port: fake.port, protocol: 'http', timeoutMs: 5_000 });
+  });
+  afterAll(async () => fake?.close());
+
+  it('creates a subscription checkout for the organization, pinned to the SDK API version, with the idempotency key', async () => {
+    const before = fake.checkouts.length;
+    const { url } = await provider.createCheckoutSession(request({ idempotencyKey: 'checkout-abc' }));
+    expect(url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+    expect(fake.protocolErrors).toEqual([]);
+    expect(fake.checkouts.slice(before)).toEqual([
+      {
+        idempotencyKey: 'checkout-abc',
+        stripeVersion: STRIPE_API_VERSION,
+        form: {
+          mode: 'subscription',
+          'line_items[0][price]': 'price_basic',
+          'line_items[0][quantity]': '1',
+          success_url: 'http://localhost:5173/billing?checkout=success',
+          cancel_url: 'http://localhost:5173/billing?checkout=cancelled',
+          client_reference_id: '42',
+          customer_email: 'owner@example.test',
+          'metadata[organization_id]': '42',
+          'metadata[price_id]': 'price_basic',
+          'subscription_data[metadata][organization_id]': '42',
+        },
+      },
+    ]);
+  });
+
+  it('gets the same session back for a replayed idempotency key', async () => {
+    const first = await provider.createCheckoutSession(request({ idempotencyKey: 'checkout-replay' }));
+    await expect(provider.createCheckoutSession(request({ idempotencyKey: 'checkout-replay' }))).resolves.toEqual(first);
+  });
+
+  it('turns a refused price into VALIDATION_ERROR on body.price_id', async () => {
+    fake.failNext('param-error');
+    await expect(provider.createCheckoutSession(request())).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { 'body.price_id': expect.any(String) },
+    });
+  });
+
+  it('turns a Stripe 500 into SERVICE_UNAVAILABLE after exactly one attempt', async () => {
+    fake.failNext('server-error');
+    const before = fake.checkouts.length;
+    await expect(provider.createCheckoutSession(request())).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { retry_after: 30 } });
+    expect(fake.checkouts.length - before).toBe(1);
+  });
+
+  it('lets any other refusal through as an unexpected error (a logged 500, not a guess)', async () => {
+    fake.failNext('card-error');
+    const failure = provider.createCheckoutSession(request());
+    await expect(failure).rejects.toBeInstanceOf(Stripe.errors.StripeCardError);
+    await expect(failure).rejects.not.toBeInstanceOf(DomainError);
+  });
+
+  it('turns an unreachable Stripe into SERVICE_UNAVAILABLE', async () => {
+    const offline = new StripeBillingProvider({ apiKey: API_KEY, webhookSecret: SECRET, host: '127.0.0.1', port: await closedPort(), protocol: 'http', timeoutMs: 2_000 });
+    await expect(offline.createCheckoutSession(request())).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+});
+
+describe('StripeBillingProvider webhooks', () => {
+  const provider = new StripeBillingProvider({ apiKey: API_KEY, webhookSecret: SECRET });
+  const parse = (event: unknown) => {
+    const { payload, signature } = signed(event, SECRET);
+    return provider.parseWebhook(payload, signature);
+  };
+
+  it('reads a completed subscription checkout', () => {
+    expect(parse(checkoutCompleted('evt_1', 42))).toEqual({
+      id: 'evt_1',
+      kind: 'checkout-completed',
+      occurredAt: new Date(NOW_SECONDS * 1000),
+      organizationId: 42,
+      customerId: 'cus_test_1',
+      subscriptionId: 'sub_test_1',
+      priceId: 'price_basic',
+      paid: true,
+    });
+    expect(parse(checkoutCompleted('evt_2', 42, { paymentStatus: 'unpaid' }))).toMatchObject({ paid: false });
+  });
+
+  it.each(['customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted'] as const)('reads %s', (type) => {
+    expect(parse(subscriptionEvent('evt_3', type, { organizationId: 42, status: 'past_due', priceId: 'price_pro', periodEnd: NOW_SECONDS + 60 }))).toEqual({
+      id: 'evt_3',
+      kind: 'subscription-changed',
+      occurredAt: new Date(NOW_SECONDS * 1000),
+      organizationId: 42,
+      customerId: 'cus_test_1',
+      subscriptionId: 'sub_test_1',
+      status: 'past_due',
+      priceId: 'price_pro',
+      currentPeriodEnd: new Date((NOW_SECONDS + 60) * 1000),
+    });
+  });
+
+  it('leaves the organization null when the reference is not one of ours', () => {
+    expect(parse(checkoutCompleted('evt_4', 'not-a-number'))).toMatchObject({ organizationId: null });
+    expect(parse(checkoutCompleted('evt_5', '99999999999'))).toMatchObject({ organizationId: null });
+    expect(parse(subscriptionEvent('evt_6', 'customer.subscription.updated'))).toMatchObject({ organizationId: null });
+  });
+
+  it('ignores other event types and statuses it does not know', () => {
+    expect(parse(otherEvent('evt_7'))).toMatchObject({ kind: 'ignored', type: 'invoice.paid' });
+    expect(parse(subscriptionEvent('evt_8', 'customer.subscription.updated', { status: 'someday_new' }))).toMatchObject({ kind: 'ignored' });
+  });
+
+  it('refuses a missing, wrong or tampered signature with MALFORMED_REQUEST', () => {
+    const { payload, signature } = signed(otherEvent('evt_9'), SECRET);
+    const wrongSecret = signed(otherEvent('evt_9'), 'whsec_other').signature;
+    for (const [body, header] of [
+      [payload, ''],
+      [payload, 'garbage'],
+      [payload, wrongSecret],
+      [payload.replace('evt_9', 'evt_X'), signature],
+    ] as const) {
+      expect(() => provider.parseWebhook(body, header)).toThrowError(expect.objectContaining({ code: 'MALFORMED_REQUEST' }));
+    }
+  });
+
+  it('refuses a replay older than Stripe\'s tolerance', () => {
+    const payload = JSON.stringify(otherEvent('evt_10'));
+    const old = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    expect(() => provider.parseWebhook(payload, old)).toThrowError(expect.objectContaining({ code: 'MALFORMED_REQUEST' }));
+  });
+});

@@ -1,0 +1,59 @@
+import { serviceUnavailable } from '../../../core/shared/domain-error';
+import type { HandleBillingWebhookUseCase } from '../../../core/billing/handle-billing-webhook.use-case';
+import type { StartCheckoutUseCase } from '../../../core/billing/start-checkout.use-case';
+import { defineRoute, type AnyRoute } from '../route';
+import { CheckoutResponse, CreateCheckoutRequest, WebhookReceivedResponse } from '../schemas/billing.schemas';
+
+export interface BillingUseCases {
+  startCheckout: StartCheckoutUseCase;
+  handleWebhook: HandleBillingWebhookUseCase;
+}
+
+const TAG = 'Billing';
+// Unset Stripe settings only change with a redeploy: ask callers to come back much later.
+const NOT_CONFIGURED_RETRY_SECONDS = 3600;
+
+/**
+ * Billing through Stripe (contract §6). Without APP_STRIPE_API_KEY/APP_STRIPE_WEBHOOK_SECRET the
+ * routes stay mounted, so the OpenAPI description does not depend on settings, and answer 503.
+ */
+export function billingRoutes(useCases: BillingUseCases | undefined): AnyRoute[] {
+  const configured = (): BillingUseCases => {
+    if (!useCases) throw serviceUnavailable('Billing is not configured', NOT_CONFIGURED_RETRY_SECONDS);
+    return useCases;
+  };
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/subscription/checkout',
+      tag: TAG,
+      operationId: 'createCheckoutSession',
+      summary: "Start a Stripe Checkout that subscribes the caller's organization to a price",
+      access: 'readonly',
+      body: CreateCheckoutRequest,
+      responses: { 200: { description: 'Where to send the user to pay', schema: CheckoutResponse } },
+      errors: ['SERVICE_UNAVAILABLE'],
+      handler: async ({ caller, body }) => ({
+        status: 200,
+        body: await configured().startCheckout.execute(caller, { priceId: body.price_id }),
+      }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/webhooks/stripe',
+      tag: TAG,
+      operationId: 'stripeWebhook',
+      summary: 'Receives Stripe events, verified by the Stripe-Signature header over the raw body',
+      access: 'public',
+      rawBody: true,
+      responses: { 200: { description: 'Verified and handled (or acknowledged and ignored)', schema: WebhookReceivedResponse } },
+      errors: ['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'SERVICE_UNAVAILABLE'],
+      handler: async ({ ctx }) => {
+        const billing = configured();
+        // The JSON body parser keeps the exact text it parsed; the signature covers those bytes.
+        await billing.handleWebhook.execute({ rawBody: ctx.request.rawBody ?? '', signature: ctx.get('Stripe-Signature') });
+        return { status: 200, body: { received: true } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,42 @@
+import type { Caller } from '../accounts/caller';
+import type { TokenHasher } from '../accounts/crypto.port';
+import type { UserRepository } from '../accounts/user-repository.port';
+import type { Clock } from '../shared/clock.port';
+import { DomainError } from '../shared/domain-error';
+import type { BillingProvider } from './billing-provider.port';
+
+/** Already validated: `priceId` is 1..255 characters. */
+export interface StartCheckoutInput {
+  priceId: string;
+}
+
+// A double click (or a client retry) within this window gets the same checkout session back.
+const IDEMPOTENCY_WINDOW_MS = 60_000;
+
+/** Starts a hosted checkout that subscribes the caller's organization to a price. */
+export class StartCheckoutUseCase {
+  constructor(
+    private readonly provider: BillingProvider,
+    private readonly users: UserRepository,
+    private readonly hasher: TokenHasher,
+    private readonly clock: Clock,
+    private readonly baseWebUrl: string,
+  ) {}
+
+  async execute(caller: Caller, input: StartCheckoutInput): Promise<{ url: string }> {
+    const user = await this.users.findById(caller.userId);
+    // The session guard just read this user; a miss means it was deleted mid-request.
+    if (!user) throw new DomainError('UNAUTHORIZED', 'Authentication required');
+    const window = Math.floor(this.clock.now().getTime() / IDEMPOTENCY_WINDOW_MS);
+    // Hashed: a price id may be up to 255 characters, and so may the provider's keys.
+    const idempotencyKey = `checkout-${this.hasher.hash(`${caller.organizationId}|${caller.userId}|${input.priceId}|${window}`)}`;
+    return this.provider.createCheckoutSession({
+      organizationId: caller.organizationId,
+      priceId: input.priceId,
+      customerEmail: user.email,
+      successUrl: `${this.baseWebUrl}/billing?checkout=success`,
+      cancelUrl: `${this.baseWebUrl}/billing?checkout=cancelled`,
+      idempotencyKey,
+    });
+  }
+}

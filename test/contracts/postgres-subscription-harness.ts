@@ -1,0 +1,16 @@
+import type { Database } from '../../adapters/postgres/database';
+import { PostgresSubscriptionRepository } from '../../adapters/postgres/postgres-subscription-repository';
+import { insertOrganization } from './postgres-project-harness';
+import type { SubscriptionRepositoryHarness } from './subscription-repository.contract';
+
+/** The contract harness over a migrated database; `close` is the caller's (drop or close it). */
+export function postgresSubscriptionHarness(database: Database, close: () => Promise<void>): SubscriptionRepositoryHarness {
+  return {
+    repository: new PostgresSubscriptionRepository(database),
+    newOrganization: () => insertOrganization(database),
+    async deleteOrganization(organizationId) {
+      await database.db('organization').delete().where({ id: organizationId });
+    },
+    close,
+  };
+}
