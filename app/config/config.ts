@@ -61,7 +61,20 @@ const intIn = (min: number, max: number) =>
     v.maxValue(max, `must be at most ${max}`),
   );
 
-const url = v.pipe(v.string(), v.url('must be a URL'));
+const url = v.pipe(v.string(), v.url('must be a URL'), v.regex(/^https?:\/\//, 'must be an http(s) URL'));
+/** Comma-separated origins: `scheme://host[:port]`, nothing after. */
+const origins = v.pipe(
+  v.string(),
+  v.check(
+    (list: string) =>
+      list
+        .split(',')
+        .map((o) => o.trim().replace(/\/+$/, ''))
+        .filter((o) => o.length > 0)
+        .every((o) => /^https?:\/\/[^/?#\s]+$/.test(o)),
+    'must be a comma-separated list of origins such as https://app.example.com',
+  ),
+);
 const nonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
 const secret = v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'));
 
@@ -71,7 +84,7 @@ const rawSchema = v.object({
   APP_PORT: v.optional(intIn(0, 65535), '8000'),
   APP_BASE_WEB_URL: v.optional(url),
   APP_BASE_API_URL: v.optional(url),
-  APP_CORS_ORIGINS: v.optional(v.string()),
+  APP_CORS_ORIGINS: v.optional(origins),
   APP_DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'))),
   APP_DATA_DIR: v.optional(nonEmpty, './.data'),
   APP_REDIS_URL: v.optional(v.pipe(v.string(), v.regex(/^rediss?:\/\//, 'must be a redis:// URL'))),
@@ -158,7 +171,10 @@ function build(raw: Raw): LoadedConfig {
   };
 
   const baseWebUrl = dev ? (raw.APP_BASE_WEB_URL ?? 'http://localhost:5173') : (require('APP_BASE_WEB_URL', raw.APP_BASE_WEB_URL) ?? '');
-  const baseApiUrl = dev ? (raw.APP_BASE_API_URL ?? 'http://localhost:8000') : (require('APP_BASE_API_URL', raw.APP_BASE_API_URL) ?? '');
+  // In dev the API's own address follows APP_PORT, so pagination links and the OpenAPI server
+  // URL point back at this process.
+  const devApiUrl = `http://localhost:${raw.APP_PORT === 0 ? 8000 : raw.APP_PORT}`;
+  const baseApiUrl = dev ? (raw.APP_BASE_API_URL ?? devApiUrl) : (require('APP_BASE_API_URL', raw.APP_BASE_API_URL) ?? '');
 
   const email = emailConfig(raw, dev, problems);
   const idp =

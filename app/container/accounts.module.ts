@@ -83,6 +83,7 @@ export function accountsModule(): ContainerModule {
           getCurrentUser: new GetCurrentUser(ports),
         },
         ctx.get<SessionCookie>(TOKENS.SessionCookie),
+        { signupOpen: settings.mode === 'b2c' },
       );
     });
   });

@@ -1,9 +1,9 @@
 import Koa from 'koa';
 import cors from '@koa/cors';
-import { bodyParser } from '@koa/bodyparser';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config';
 import { errorHandler } from './middleware/error-handler';
+import { bodySizeLimit } from './middleware/body';
 import { requestContext } from './middleware/request-context';
 import { securityHeaders } from './middleware/security-headers';
 import { buildRouter, type RouterDeps } from './router';
@@ -20,7 +20,8 @@ const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Link'];
 
 /**
  * The middleware order is the design: request id and access log outermost, then headers that
- * every response must carry, then the single error mapper, then CORS, body parsing and routes.
+ * every response must carry, then the single error mapper, then CORS, the body size limit and routes
+ * (which parse a body only once a route has matched and the caller is known).
  */
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa({ proxy: false });
@@ -37,7 +38,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
         return allowedOrigins.has(origin) ? origin : '';
       },
       credentials: true,
-      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
       allowHeaders: ['Content-Type', 'X-Request-Id'],
       exposeHeaders: EXPOSED_HEADERS,
       maxAge: 600,
@@ -45,15 +46,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
       keepHeadersOnError: true,
     }),
   );
-  app.use(
-    bodyParser({
-      enableTypes: ['json'],
-      jsonLimit: '1mb',
-      encoding: 'utf-8',
-      jsonStrict: true,
-      parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
-    }),
-  );
+  app.use(bodySizeLimit());
   for (const middleware of buildRouter(deps.routes, deps)) app.use(middleware);
   return app;
 }

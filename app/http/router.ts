@@ -6,6 +6,7 @@ import { DomainError } from '../../core/shared/domain-error';
 import { parseRateRule, type RateLimiter } from '../../core/shared/rate-limiter.port';
 import type { AnyRoute } from './route';
 import { parseOrThrow } from './validation';
+import { jsonBodyReader } from './middleware/body';
 
 export interface RouterDeps {
   /** Resolves the caller from the request's session cookie; throws UNAUTHORIZED. */
@@ -21,7 +22,8 @@ export interface RouterDeps {
  * method 405 METHOD_NOT_ALLOWED with `Allow`.
  */
 export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Middleware[] {
-  const router = new Router({ strict: true });
+  // Paths match exactly: no trailing-slash variants, no case variants (contract §1).
+  const router = new Router({ strict: true, sensitive: true });
   for (const route of routes) {
     const path = route.path.replace(/\{(\w+)\}/g, ':$1');
     for (const method of [route.method, ...(route.alsoMethods ?? [])]) {
@@ -43,6 +45,10 @@ export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Midd
   return [fallback, router.routes() as unknown as Middleware];
 }
 
+const readJsonBody = jsonBodyReader();
+
+const NOT_AN_OBJECT = () => new DomainError('VALIDATION_ERROR', 'The request is invalid', { body: 'Must be a JSON object' });
+
 function handle(route: AnyRoute, deps: RouterDeps): Middleware {
   const rule = route.rateLimit ? parseRateRule(route.rateLimit.rule) : undefined;
   return async (ctx) => {
@@ -63,7 +69,14 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
     }
     const params = route.params ? parseOrThrow(route.params, ctx.params, 'path') : undefined;
     const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
-    const body = route.body && !route.rawBody ? parseOrThrow(route.body, ctx.request.body, 'body') : undefined;
+    if (route.body || route.rawBody) await readJsonBody(ctx);
+    let body;
+    if (route.body && !route.rawBody) {
+      // Every request body is a JSON object; valibot's object() would also accept an array.
+      const input: unknown = ctx.request.body;
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) throw NOT_AN_OBJECT();
+      body = parseOrThrow(route.body, input, 'body');
+    }
     const reply = await route.handler({ body, params, query, caller, ctx });
     ctx.status = reply.status;
     if (reply.body !== undefined) ctx.body = reply.body;

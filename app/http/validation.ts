@@ -12,7 +12,8 @@ export function parseOrThrow<S extends v.GenericSchema>(schema: S, input: unknow
   for (const issue of result.issues) {
     const field = v.getDotPath(issue);
     const key = field ? `${where}.${field}` : where;
-    details[key] ??= issue.message;
+    // A missing field: say so plainly rather than valibot's "Invalid key: Expected … but received undefined".
+    details[key] ??= issue.input === undefined && issue.kind === 'schema' ? 'Required' : issue.message;
   }
   throw new DomainError('VALIDATION_ERROR', 'The request is invalid', details);
 }

@@ -47,5 +47,5 @@ export async function registerOwner(
 
 function personalOrganizationName(input: OwnerSignupInput, email: string): string {
   const name = [input.firstName, input.lastName].filter(Boolean).join(' ').trim();
-  return `${name || email}'s organization`.slice(0, 200);
+  return [...`${name || email}'s organization`].slice(0, 200).join(''); // code points: never split a surrogate pair
 }

@@ -68,7 +68,7 @@ async function assertActive(ports: Ports, user: User | null): Promise<void> {
 async function createOwner(ports: Ports, identity: VerifiedIdentity, email: string): Promise<number> {
   const names = profile(identity);
   const displayName = [names.firstName, names.lastName].filter(Boolean).join(' ');
-  const organization = await ports.organizations.create({ name: `${displayName || email}'s organization`.slice(0, 200) });
+  const organization = await ports.organizations.create({ name: [...`${displayName || email}'s organization`].slice(0, 200).join('') });
   const user = await ports.users.create({
     organizationId: organization.id,
     email,

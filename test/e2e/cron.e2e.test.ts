@@ -96,6 +96,12 @@ describe.skipIf(!postgres)('/cron and the in-process jobs', () => {
     expect(put.headers.get('allow')).toMatch(/GET/);
     expect(put.headers.get('allow')).toMatch(/POST/);
 
+    // HEAD (which routers derive from GET) must not run the prune and throw the count away.
+    const ids = await sessionsExpiring('8 days');
+    const head = await cron({ method: 'HEAD', headers: { 'x-cron-secret': SECRET } });
+    expect(head.status).toBe(405);
+    await expect(remaining(ids)).resolves.toEqual(ids);
+
     const openApi = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, unknown> };
     expect(Object.keys(openApi.paths).length).toBeGreaterThan(0);
     expect(openApi.paths).not.toHaveProperty('/cron');

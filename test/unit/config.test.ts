@@ -140,6 +140,18 @@ describe('loadConfig', () => {
     expect(config.baseWebUrl).toBe('https://web.example.test:8443/app');
   });
 
+  test('CORS origins must be origins and base URLs must be http(s)', () => {
+    const problems = configError({ ...PROD, APP_CORS_ORIGINS: 'https://ok.example.test,notanorigin', APP_BASE_API_URL: 'ftp://api.example.test' }).problems;
+    expect(problems.some((p) => p.startsWith('APP_CORS_ORIGINS'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('APP_BASE_API_URL'))).toBe(true);
+    expect(() => loadConfig({ ...PROD, APP_CORS_ORIGINS: 'https://a.example.test/, http://localhost:3000' })).not.toThrow();
+  });
+
+  test('in dev the API URL follows APP_PORT, so pagination links point back at this process', () => {
+    expect(loadConfig({ APP_PORT: '9123' }).config.baseApiUrl).toBe('http://localhost:9123');
+    expect(loadConfig({ APP_PORT: '9123', APP_BASE_API_URL: 'http://api.local:1' }).config.baseApiUrl).toBe('http://api.local:1');
+  });
+
   test('APP_CORS_ORIGINS overrides the default in every environment', () => {
     const origins = ' https://a.example.test, https://b.example.test/ ,';
     expect(loadConfig({ ...PROD, APP_CORS_ORIGINS: origins }).config.corsOrigins).toEqual(['https://a.example.test', 'https://b.example.test']);

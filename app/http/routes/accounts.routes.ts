@@ -39,6 +39,8 @@ export interface AccountUseCases {
 
 const success = { success: true } as const;
 
+const SIGNUP_PATHS = new Set(['/auth/signup', '/auth/signup-org']);
+
 /** Spec "Limits": per client IP; both signup routes share one counter. */
 const LIMITS = {
   signup: { bucket: 'signup', rule: '3/hour' },
@@ -47,8 +49,13 @@ const LIMITS = {
   resend: { bucket: 'resend-verification', rule: '10/minute' },
 };
 
-export function accountRoutes(useCases: AccountUseCases, cookie: SessionCookie): AnyRoute[] {
-  return [
+/**
+ * `signupOpen` is false in B2B mode: the signup routes are then not mounted at all, so every
+ * method on them answers 404 NOT_FOUND before any rate limit, and the OpenAPI description does
+ * not offer them. (The use cases refuse B2B signups too, as a second line.)
+ */
+export function accountRoutes(useCases: AccountUseCases, cookie: SessionCookie, options: { signupOpen: boolean }): AnyRoute[] {
+  const routes = [
     defineRoute({
       method: 'post',
       path: '/auth/signup',
@@ -235,4 +242,5 @@ export function accountRoutes(useCases: AccountUseCases, cookie: SessionCookie):
       },
     }),
   ];
+  return options.signupOpen ? routes : routes.filter((route) => !SIGNUP_PATHS.has(route.path));
 }

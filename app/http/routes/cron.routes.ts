@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import * as v from 'valibot';
+import { integer } from '../schemas/integer-param.schema';
 import { DomainError } from '../../../core/shared/domain-error';
 import { defineRoute, type AnyRoute } from '../route';
 
@@ -42,9 +43,11 @@ export function cronRoutes(deps: CronDeps): AnyRoute[] {
       summary: 'Runs the scheduled maintenance: prunes expired sessions',
       access: 'public',
       hidden: true,
-      responses: { 200: { description: 'Done', schema: v.object({ pruned_sessions: v.number() }) } },
+      responses: { 200: { description: 'Done', schema: v.object({ pruned_sessions: integer }) } },
       errors: ['UNAUTHORIZED'],
       handler: async ({ ctx }) => {
+        // The router answers HEAD for every GET route; HEAD must not run a job and drop its result.
+        if (ctx.method === 'HEAD') throw new DomainError('METHOD_NOT_ALLOWED', 'HEAD is not allowed here', { allow: ['GET', 'POST'] });
         if (!cronSecretMatches(presentedSecret(ctx), deps.secret)) {
           throw new DomainError('UNAUTHORIZED', 'A valid cron secret is required');
         }

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { isValidPassword, PASSWORD_MAX, PASSWORD_MIN } from '../../../core/accounts/password-policy';
 import { ROLES } from '../../../core/accounts/role';
 import { optionalName, requiredName } from './text.schema';
+import { integer } from './integer-param.schema';
 
 /** Request and response shapes of the account routes; the OpenAPI description is built from these. */
 export const email = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('Must be an email address'), v.maxLength(320));
@@ -9,6 +10,7 @@ export const email = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('Must
 /** A password being set: 8..64 Unicode code points. */
 export const newPassword = v.pipe(
   v.string(),
+  v.metadata({ maxLength: PASSWORD_MAX }),
   v.minLength(PASSWORD_MIN, `Password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`),
   v.check(isValidPassword, `Password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`),
 );
@@ -33,19 +35,19 @@ export const TokenRequest = v.object({ token });
 export const ResetPasswordRequest = v.object({ token, new_password: newPassword });
 export const UpdatePasswordRequest = v.object({ current_password: presentedPassword, new_password: newPassword });
 
-export const UserIdResponse = v.object({ user_id: v.number() });
+export const UserIdResponse = v.object({ user_id: integer });
 export const SuccessResponse = v.object({ success: v.literal(true) });
 
-export const RoleView = v.object({ name: v.picklist(ROLES), precedence: v.number() });
+export const RoleView = v.object({ name: v.picklist(ROLES), precedence: integer });
 
 export const CurrentUserResponse = v.object({
-  id: v.number(),
+  id: integer,
   email: v.string(),
   first_name: v.nullable(v.string()),
   last_name: v.nullable(v.string()),
   email_verified: v.boolean(),
   has_password: v.boolean(),
-  organization_id: v.number(),
+  organization_id: integer,
   organization_name: v.string(),
   role: RoleView,
   created_at: v.pipe(v.string(), v.isoTimestamp()),

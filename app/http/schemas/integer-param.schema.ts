@@ -18,3 +18,6 @@ export function integerParam(min: number, max: number) {
     v.transform(Number),
   );
 }
+
+/** An integer in a response (ids, precedences, counts): documented as `integer`, not `number`. */
+export const integer = v.pipe(v.number(), v.integer());

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ROLES } from '../../../core/accounts/role';
 import { email, newPassword, RoleView, token } from './account.schemas';
-import { INT4_MAX, integerParam } from './integer-param.schema';
+import { INT4_MAX, integer, integerParam } from './integer-param.schema';
 import { optionalName, requiredName } from './text.schema';
 
 /** Request and response shapes of the organization, member and invitation routes. */
@@ -25,14 +25,14 @@ export const UserIdParams = v.object({ user_id: integerParam(1, INT4_MAX) });
 export const InvitationIdParams = v.object({ invitation_id: integerParam(1, INT4_MAX) });
 
 export const OrganizationResponse = v.object({
-  id: v.number(),
+  id: integer,
   name: v.string(),
   status: v.picklist(['active', 'suspended']),
   created_at: timestamp,
 });
 
 export const MemberResponse = v.object({
-  user_id: v.number(),
+  user_id: integer,
   email: v.string(),
   first_name: v.nullable(v.string()),
   last_name: v.nullable(v.string()),
@@ -42,12 +42,12 @@ export const MemberResponse = v.object({
 
 /** Never the token, nor its hash. */
 export const InvitationResponse = v.object({
-  id: v.number(),
+  id: integer,
   email: v.string(),
   role: v.picklist(ROLES),
-  organization_id: v.number(),
+  organization_id: integer,
   expires_at: timestamp,
   created_at: timestamp,
 });
 
-export const AcceptedInvitationResponse = v.object({ user_id: v.number() });
+export const AcceptedInvitationResponse = v.object({ user_id: integer });

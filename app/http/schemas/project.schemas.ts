@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { INT4_MAX, integerParam } from './integer-param.schema';
-import { noNul, requiredName } from './text.schema';
+import { INT4_MAX, integer, integerParam } from './integer-param.schema';
+import { maxCharacters, requiredName, storable } from './text.schema';
 
 /** Request and response shapes of the project routes; the OpenAPI description is built from these. */
 
 const projectName = requiredName(200);
 
-const projectDescription = v.pipe(v.string('Must be a string'), v.maxLength(10_000, 'Must be at most 10000 characters'), noNul);
+const projectDescription = v.pipe(maxCharacters(10_000), storable);
 
 /** Unknown fields are dropped (v.object strips them), not rejected. */
 export const CreateProjectRequest = v.object({
@@ -30,7 +30,7 @@ export const ListProjectsQuery = v.object({
 });
 
 export const ProjectResponse = v.object({
-  id: v.pipe(v.number(), v.integer()),
+  id: integer,
   name: v.string(),
   description: v.nullable(v.string()),
   created_at: v.pipe(v.string(), v.isoTimestamp()),

@@ -1,18 +1,44 @@
 import * as v from 'valibot';
 
-// PostgreSQL text cannot hold U+0000: refuse it here as a 422 instead of failing in the database.
-export const noNul = v.check((text: string) => !text.includes('\u0000'), 'Must not contain NUL characters');
+/** Unicode code points: what JSON Schema's maxLength counts and what PostgreSQL's varchar(n) holds. */
+const characters = (text: string): number => [...text].length;
+
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Text PostgreSQL can store as given: no U+0000 (text cannot hold it: a 500 otherwise) and no
+ * unpaired surrogate (it would be silently replaced by U+FFFD).
+ */
+export const storable = v.check(
+  (text: string) => !text.includes('\u0000') && !UNPAIRED_SURROGATE.test(text),
+  'Must not contain NUL characters or unpaired surrogates',
+);
+
+/**
+ * At most `max` characters, counted as code points (an emoji is one character, not two UTF-16
+ * units), and documented as `maxLength` so the OpenAPI description says the same.
+ */
+export const maxCharacters = (max: number) =>
+  v.pipe(
+    v.string('Must be a string'),
+    v.metadata({ maxLength: max }),
+    v.check((text: string) => characters(text) <= max, `Must be at most ${max} characters`),
+  );
 
 /** A required name: trimmed, 1..max characters, storable. */
 export const requiredName = (max: number) =>
-  v.pipe(
-    v.string('Must be a string'),
-    v.trim(),
-    v.minLength(1, 'Must not be empty'),
-    v.maxLength(max, `Must be at most ${max} characters`),
-    noNul,
-  );
+  v.pipe(v.string('Must be a string'), v.trim(), v.minLength(1, 'Must not be empty'), maxCharacters(max), storable);
 
-/** An optional, nullable name: trimmed, at most max characters, storable. */
+/** An optional, nullable name: trimmed, at most max characters, storable; blank means null. */
 export const optionalName = (max: number) =>
-  v.optional(v.nullable(v.pipe(v.string('Must be a string'), v.trim(), v.maxLength(max, `Must be at most ${max} characters`), noNul)));
+  v.optional(
+    v.nullable(
+      v.pipe(
+        v.string('Must be a string'),
+        v.trim(),
+        maxCharacters(max),
+        storable,
+        v.transform((text: string) => (text === '' ? null : text)),
+      ),
+    ),
+  );
