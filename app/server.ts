@@ -11,6 +11,7 @@ import { TOKENS } from './container/tokens';
 import { createHttpApp } from './http/app';
 import { startJobs } from './jobs/jobs';
 import { clientIpResolver } from './http/client-ip';
+import { clientErrorResponder } from './http/client-error';
 import { buildOpenApi } from './http/openapi';
 import type { AnyRoute } from './http/route';
 import { systemRoutes, type HealthCheck } from './http/routes/system.routes';
@@ -72,6 +73,7 @@ export async function startServer(
   });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 5_000;
+  server.on('clientError', clientErrorResponder({ hsts: config.environment !== 'dev' }));
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {

@@ -123,3 +123,45 @@ describe('B2B mode', () => {
     expect(paths).not.toContain('/auth/signup-org');
   });
 });
+
+describe('requests rejected by the HTTP parser itself', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app?.close());
+
+  /** Speaks raw HTTP/1.1, since fetch refuses to send these requests at all. */
+  async function raw(request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+    const { connect } = await import('node:net');
+    const url = new URL(app.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(request));
+      let data = '';
+      socket.setTimeout(5_000, () => socket.destroy(new Error('no answer in 5 s')));
+      socket.on('data', (chunk) => (data += chunk.toString('utf8')));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const [head = '', body = ''] = data.split('\r\n\r\n');
+        const [statusLine = '', ...lines] = head.split('\r\n');
+        const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+        resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
+      });
+    });
+  }
+
+  it.each([
+    ['an unknown method', 'FOO /ping HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+    ['headers over the size limit', `GET /ping HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+  ])('%s gets an ErrorResponse with the security headers', async (_name, request, status) => {
+    const res = await raw(request);
+    expect(res.status).toBe(status);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.parse(res.body)).toMatchObject({ code: 'MALFORMED_REQUEST', error_id: expect.any(String), details: {} });
+  });
+});
