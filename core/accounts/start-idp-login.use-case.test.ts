@@ -1,6 +1,6 @@
+import { JoseStateSigner } from '../../test/builders/adapters';
 import { describe, expect, it } from 'vitest';
 import { idpHarness, STATE_SECRET } from '../../test/builders/idp';
-import { JoseStateSigner } from '../../adapters/crypto/jose-state-signer';
 import { IdentityProviderError } from './identity-provider.port';
 
 const decode = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;

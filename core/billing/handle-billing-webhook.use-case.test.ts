@@ -1,5 +1,5 @@
+import { InMemorySubscriptionRepository } from '../../test/builders/adapters';
 import { describe, expect, it } from 'vitest';
-import { InMemorySubscriptionRepository } from '../../adapters/in-memory/in-memory-subscription-repository';
 import { accountsHarness } from '../../test/builders/accounts';
 import { FakeBillingProvider } from '../../test/fakes/fake-billing-provider';
 import type { BillingEvent, CheckoutCompletedEvent, SubscriptionChangedEvent } from './billing-provider.port';

@@ -1,7 +1,5 @@
+import { InMemoryEmailOutbox, InMemoryOutboxDeliveryStore, InMemoryStore } from '../../test/builders/adapters';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { InMemoryEmailOutbox } from '../../adapters/in-memory/in-memory-email-outbox';
-import { InMemoryOutboxDeliveryStore } from '../../adapters/in-memory/in-memory-outbox-delivery-store';
-import { InMemoryStore } from '../../adapters/in-memory/in-memory-store';
 import { FakeClock } from '../../test/fakes/fake-clock';
 import type { Logger } from '../shared/logger.port';
 import { DEFAULT_DELIVERY_POLICY, DeliverDueEmails } from './deliver-due-emails.use-case';

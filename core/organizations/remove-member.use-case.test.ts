@@ -1,6 +1,6 @@
+import { InMemoryProjectRepository } from '../../test/builders/adapters';
 import { describe, expect, it } from 'vitest';
 import { organizationsHarness } from '../../test/builders/organizations';
-import { InMemoryProjectRepository } from '../../adapters/in-memory/in-memory-project-repository';
 import { RemoveMember } from './remove-member.use-case';
 
 describe('RemoveMember', () => {

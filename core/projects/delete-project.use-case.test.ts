@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryProjectRepository } from '../../adapters/in-memory/in-memory-project-repository';
+import { InMemoryProjectRepository } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
 import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
