@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { recordingLogger, type LogLine } from '../../test/support/recording-logger';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DeliverDueEmails } from '../../core/email/deliver-due-emails.use-case';
 import type { DeliveryPolicy } from '../../core/email/deliver-due-emails.use-case';
 import type { Mailer } from '../../core/email/mailer.port';
 import { verificationEmail } from '../../core/email/templates';
-import type { Logger } from '../../core/shared/logger.port';
 import { aNewUser } from '../../test/contracts/user-repository.contract';
 import { startAzureFake } from '../../test/fakes/azure-fake';
 import type { EmailProviderFake, ReceivedEmail } from '../../test/fakes/fake-provider-server';
@@ -89,17 +89,6 @@ const PROVIDERS: Provider[] = [
     keysOf: (email) => [email.idempotencyToken, email.headers['X-Idempotency-Key']],
   },
 ];
-
-interface LogLine {
-  level: keyof Logger;
-  fields: Record<string, unknown>;
-  message: string;
-}
-
-const recordingLogger = (lines: LogLine[]): Logger => {
-  const at = (level: keyof Logger) => (fields: Record<string, unknown>, message: string) => void lines.push({ level, fields, message });
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-};
 
 /** mulberry32: the same jitter on every run. */
 const seededRandom = (seed: number) => () => {

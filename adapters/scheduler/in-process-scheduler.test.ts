@@ -1,26 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JobRunLedger } from '../../core/jobs/job-run-ledger.port';
 import type { RecurringJob } from '../../core/jobs/job';
-import type { Logger } from '../../core/shared/logger.port';
+import { recordingLogger } from '../../test/support/recording-logger';
 import { InMemoryJobRunLedger } from '../in-memory/in-memory-job-run-ledger';
 import { SystemClock } from '../system/system-clock';
 import { InProcessScheduler } from './in-process-scheduler';
 
-interface Line {
-  level: string;
-  fields: Record<string, unknown>;
-  message: string;
-}
-
-function memoryLogger(): Logger & { lines: Line[] } {
-  const lines: Line[] = [];
-  const at = (level: string) => (fields: Record<string, unknown>, message: string) => lines.push({ level, fields, message });
-  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-}
-
 const PERIOD = 1_000;
 
-function scheduler(ledger: JobRunLedger = new InMemoryJobRunLedger(), logger = memoryLogger()) {
+function scheduler(ledger: JobRunLedger = new InMemoryJobRunLedger(), logger = recordingLogger()) {
   return { scheduler: new InProcessScheduler({ ledger, clock: new SystemClock(), logger }), logger };
 }
 

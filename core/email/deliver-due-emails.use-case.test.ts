@@ -1,7 +1,7 @@
 import { InMemoryEmailOutbox, InMemoryOutboxDeliveryStore, InMemoryStore } from '../../test/builders/adapters';
+import { recordingLogger, type LogLine } from '../../test/support/recording-logger';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../test/fakes/fake-clock';
-import type { Logger } from '../shared/logger.port';
 import { DEFAULT_DELIVERY_POLICY, DeliverDueEmails } from './deliver-due-emails.use-case';
 import type { DeliveryPolicy } from './deliver-due-emails.use-case';
 import { MailDeliveryError } from './mailer.port';
@@ -33,17 +33,6 @@ class ScriptedMailer implements Mailer {
     if (outcome !== 'ok') throw outcome;
   }
 }
-
-interface LogLine {
-  level: keyof Logger;
-  fields: Record<string, unknown>;
-  message: string;
-}
-
-const recordingLogger = (lines: LogLine[]): Logger => {
-  const at = (level: keyof Logger) => (fields: Record<string, unknown>, message: string) => void lines.push({ level, fields, message });
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-};
 
 const transient = () => new MailDeliveryError('HTTP 503 from the provider', 'transient');
 const permanent = () => new MailDeliveryError('HTTP 422 inactive recipient', 'permanent');

@@ -1,3 +1,4 @@
+import { recordingLogger } from '../support/recording-logger';
 import { JoseStateSigner } from '../../adapters/crypto/jose-state-signer';
 import { InMemoryIdentityLinkRepository } from '../../adapters/in-memory/in-memory-identity-link-repository';
 import { InMemoryIdpLoginFlowStore } from '../../adapters/in-memory/in-memory-idp-login-flow-store';
@@ -8,18 +9,12 @@ import type { IdpLoginPorts } from '../../core/accounts/idp-login';
 import { IdpPendingInvitations } from '../../core/accounts/idp-pending-invitations';
 import type { RoleName } from '../../core/accounts/role';
 import { StartIdpLogin, type StartedIdpLogin } from '../../core/accounts/start-idp-login.use-case';
-import type { Logger } from '../../core/shared/logger.port';
 import { FakeIdentityProvider } from '../fakes/fake-identity-provider';
 import { accountsHarness } from './accounts';
 
 export const STATE_SECRET = 'unit-test-state-secret-32-chars!';
 export const CALLBACK = 'https://api.example.com/auth/oauth/idp/callback';
 
-export interface LogEntry {
-  level: 'debug' | 'info' | 'warn' | 'error';
-  fields: Record<string, unknown>;
-  message: string;
-}
 
 /** The accounts harness plus everything the identity-provider use cases need, all in memory. */
 export function idpHarness(options: { mode?: AccountsSettings['mode']; withInvitations?: boolean } = {}) {
@@ -28,10 +23,8 @@ export function idpHarness(options: { mode?: AccountsSettings['mode']; withInvit
   const invitations = new InMemoryInvitationRepository(h.store);
   const links = new InMemoryIdentityLinkRepository(h.store);
   const flows = new InMemoryIdpLoginFlowStore(h.store);
-  const logs: LogEntry[] = [];
-  const logger: Logger = Object.fromEntries(
-    (['debug', 'info', 'warn', 'error'] as const).map((level) => [level, (fields: Record<string, unknown>, message: string) => void logs.push({ level, fields, message })]),
-  ) as unknown as Logger;
+  const logger = recordingLogger();
+  const logs = logger.lines;
   const ports: IdpLoginPorts = {
     ...h.ports,
     provider,
