@@ -8,6 +8,7 @@ import type { SessionStore } from '../../core/accounts/session-store.port';
 import { PruneExpiredSessions } from '../../core/jobs/prune-expired-sessions.use-case';
 import type { Logger } from '../../core/shared/logger.port';
 import { createTestDatabase, requirePostgres, requireRedis, TEST_REDIS_URL, type TestDatabase } from '../../test/support/postgres';
+import { insertOrganization, insertUser } from '../../test/support/sessions';
 import { BullmqScheduler } from './bullmq-scheduler';
 import { BullmqWorkerHost, type JobProcessor } from './bullmq-worker';
 
@@ -49,22 +50,22 @@ describe.skipIf(!postgres || !redis)('BullMQ scheduler and worker host', () => {
 
   /** `expired` sessions 30 days past expiry and `live` ones, for one user. */
   async function seedSessions(expired: number, live: number): Promise<void> {
-    const db = testDatabase.database.db;
-    await db.raw('truncate table organization, app_user, session restart identity cascade');
-    const [org] = (await db('organization').insert({ name: 'Acme' }).returning('id')) as [{ id: number }];
-    const [user] = (await db('app_user').insert({ organization_id: org.id, email: 'a@example.com', role: 'member' }).returning('id')) as [{ id: number }];
-    await db.raw(
-      `insert into session (token_hash, user_id, expires_at)
-       select md5(g::text) || md5((g + 1000000)::text), ?, case when g <= ? then now() - interval '30 days' else now() + interval '1 day' end
-         from generate_series(1, ?) g`,
-      [user.id, expired, expired + live],
+    const database = testDatabase.database;
+    await database.run('truncate table organization, app_user, session restart identity cascade', []);
+    const userId = await insertUser(database, await insertOrganization(database));
+    await database.run(
+      `insert into session (token_hash, user_id, created_at, expires_at)
+       select md5(g::text) || md5((g + 1000000)::text), $1, now(), case when g <= $2 then now() - interval '30 days' else now() + interval '1 day' end
+         from generate_series(1, $3) g`,
+      [userId, expired, expired + live],
     );
   }
 
   const sessionCounts = async () => {
-    const [row] = (await testDatabase.database.db.raw<{ rows: { expired: string; live: string }[] }>(
+    const [row] = await testDatabase.database.select<{ expired: string; live: string }>(
       `select count(*) filter (where expires_at < now()) as expired, count(*) filter (where expires_at >= now()) as live from session`,
-    )).rows;
+      [],
+    );
     return { expired: Number(row!.expired), live: Number(row!.live) };
   };
 

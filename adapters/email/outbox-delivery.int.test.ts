@@ -14,6 +14,7 @@ import { startSesFake } from '../../test/fakes/ses-fake';
 import { createTestDatabase, requirePostgres } from '../../test/support/postgres';
 import type { TestDatabase } from '../../test/support/postgres';
 import { Database } from '../postgres/database';
+import { SystemClock } from '../system/system-clock';
 import { openOrm } from '../postgres/orm';
 import { PostgresEmailOutbox } from '../postgres/postgres-email-outbox';
 import { PostgresOrganizationRepository } from '../postgres/postgres-organization-repository';
@@ -108,10 +109,11 @@ interface OutboxRow {
 }
 
 async function outboxRows(database: Database): Promise<OutboxRow[]> {
-  const result = await database.db.raw<{
-    rows: Array<{ id: string; idempotency_key: string; recipient: string; status: string; attempts: number; last_error: string | null }>;
-  }>('select id, idempotency_key, recipient, status, attempts, last_error from email_outbox order by id');
-  return result.rows.map((r) => ({ id: Number(r.id), key: r.idempotency_key, to: r.recipient, status: r.status, attempts: r.attempts, lastError: r.last_error }));
+  const rows = await database.select<{ id: string; idempotency_key: string; recipient: string; status: string; attempts: number; last_error: string | null }>(
+    'select id, idempotency_key, recipient, status, attempts, last_error from email_outbox order by id',
+    [],
+  );
+  return rows.map((r) => ({ id: Number(r.id), key: r.idempotency_key, to: r.recipient, status: r.status, attempts: r.attempts, lastError: r.last_error }));
 }
 
 /** Enqueues `count` verification emails, each in its own transaction, as a signup would. */
@@ -133,10 +135,11 @@ async function drain(deliver: DeliverDueEmails, clock: FakeClock, database: Data
   const deadline = Date.now() + 40_000;
   for (let run = 1; run <= 200 && Date.now() < deadline; run += 1) {
     await deliver.execute();
-    const result = await database.db.raw<{ rows: Array<{ due: string | Date | null }> }>(
+    const [row] = await database.select<{ due: string | Date | null }>(
       "select min(next_attempt_at) as due from email_outbox where status in ('pending', 'sending')",
+      [],
     );
-    const due = result.rows[0]?.due;
+    const due = row?.due;
     if (due === null || due === undefined) return run;
     clock.set(new Date(Math.max(clock.now().getTime(), new Date(due).getTime())));
   }
@@ -271,7 +274,7 @@ describe.skipIf(!postgres)('email outbox delivery, end to end (PostgreSQL + SDK 
 
     // Process B: a new ORM, store, clock and use case on the same database.
     const orm = await openOrm({ clientUrl: testDb.url, poolMax: 2 });
-    const database = new Database(orm);
+    const database = new Database(orm, new SystemClock());
     try {
       const clock = new FakeClock(startedAt);
       const deliver = new DeliverDueEmails(
@@ -321,7 +324,7 @@ describe.skipIf(!postgres)('email outbox delivery, end to end (PostgreSQL + SDK 
         if (fail) throw new Error('failure after the user and the email were written');
       });
     const count = async (table: string, column: string, value: string) =>
-      Number(((await database.db(table).where(column, value).count({ n: '*' })) as Array<{ n: string }>)[0]?.n);
+      Number((await database.select<{ n: string }>(`select count(*) as n from ${table} where ${column} = $1`, [value]))[0]?.n);
 
     await expect(signUp('rolled-back@example.test', true)).rejects.toThrow('failure after the user and the email were written');
     expect(await count('app_user', 'email', 'rolled-back@example.test')).toBe(0);

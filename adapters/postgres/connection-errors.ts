@@ -6,12 +6,12 @@
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
-  if (name === 'KnexTimeoutError' || name === 'ConnectionException') return true;
+  if (name === 'ConnectionException') return true;
   if (typeof code === 'string') {
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'ENOENT', 'EHOSTUNREACH'].includes(code)) return true;
     if (code.startsWith('08') || /^57P0[1-3]$/.test(code) || code === '53300') return true;
   }
-  if (typeof message === 'string' && /Connection terminated|Timeout acquiring a connection|Client has encountered a connection error/i.test(message)) {
+  if (typeof message === 'string' && /Connection terminated|Timeout acquiring a connection|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)) {
     return true;
   }
   const cause = (error as { cause?: unknown }).cause;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase, createTestPglite, requirePostgres } from '../../test/support/postgres';
-import { fixedQuery, type Database } from './database';
+import type { Database } from './database';
 
 /**
  * Database.transaction on both databases. PGlite is a single session behind a one-connection
@@ -41,11 +41,20 @@ describe.each(backends)('Database.transaction on %s', (_name, enabled, open) => 
     await close?.();
   });
 
-  const insert = (key: string, value: unknown = true) => database.db('system_setting').insert({ key, value: JSON.stringify(value) });
+  // billing_event is a plain keyed table: its event_id plays the key, received_at carries a value.
+  const insert = (key: string, value = 0) =>
+    database.db.insertInto('billing_event').values({ event_id: key, received_at: new Date(value) }).execute();
   const keys = async (prefix: string) =>
-    (await database.db('system_setting').select('key').whereLike('key', `${prefix}%`).orderBy('key')).map((r: { key: string }) => r.key);
+    (
+      await database.db
+        .selectFrom('billing_event')
+        .select('event_id')
+        .where('event_id', 'like', `${prefix}%`)
+        .orderBy('event_id')
+        .execute()
+    ).map((r) => r.event_id as string);
 
-  const BY_PREFIX = fixedQuery(`select key from system_setting where key like ? || '%' order by key`);
+  const BY_PREFIX = `select event_id as key from billing_event where event_id like $1 || '%' order by event_id`;
 
   test.skipIf(!enabled)('select (fixed SQL) reads through the pool, and inside a transaction sees its uncommitted writes', async () => {
     await insert('select:a');
@@ -61,7 +70,7 @@ describe.each(backends)('Database.transaction on %s', (_name, enabled, open) => 
   });
 
   test.skipIf(!enabled)('select releases its connection even when the statement fails', async () => {
-    const broken = fixedQuery('select no_such_column from system_setting where key = ?');
+    const broken = 'select no_such_column from billing_event where event_id = $1';
     for (let i = 0; i < 5; i += 1) await expect(database.select(broken, ['x'])).rejects.toThrow(/no_such_column/);
     expect(await database.select<{ key: string }>(BY_PREFIX, ['select:'])).toEqual([{ key: 'select:a' }]);
   });
@@ -133,14 +142,14 @@ describe.each(backends)('Database.transaction on %s', (_name, enabled, open) => 
     const transactions = Array.from({ length: 50 }, (_, i) =>
       database.transaction(async () => {
         const key = `conc:${String(i).padStart(2, '0')}`;
-        await insert(key, { i });
-        const own = await database.db('system_setting').where({ key }).first();
-        expect(own.value).toEqual({ i });
+        await insert(key, i);
+        const [own] = await database.select<{ received_at: Date | string }>('select received_at from billing_event where event_id = $1', [key]);
+        expect(new Date(own!.received_at).getTime()).toBe(i);
         await database.ping();
         if (i % 2 === 1) throw new Error(`rollback ${i}`);
       }),
     );
-    const reads = Array.from({ length: 50 }, () => database.db('system_setting').count({ n: '*' }).first());
+    const reads = Array.from({ length: 50 }, () => database.select('select count(*) as n from billing_event', []));
     const results = await within(Promise.allSettled([...transactions, ...reads]), BOUND_MS);
     console.log(`${_name}: 100 concurrent operations took ${Math.round(performance.now() - began)} ms`);
 
@@ -153,14 +162,16 @@ describe.each(backends)('Database.transaction on %s', (_name, enabled, open) => 
 
   test.skipIf(!enabled)('50 concurrent locked increments lose no update', async () => {
     await insert('counter', 0);
+    const read = () => database.select<{ received_at: Date | string }>(`select received_at from billing_event where event_id = 'counter' for update`, []);
     const increments = Array.from({ length: 50 }, () =>
       database.transaction(async () => {
-        const row = await database.db('system_setting').where({ key: 'counter' }).forUpdate().first();
-        await database.db('system_setting').where({ key: 'counter' }).update({ value: JSON.stringify((row.value as number) + 1) });
+        const [row] = await read();
+        const next = new Date(new Date(row!.received_at).getTime() + 1);
+        await database.run(`update billing_event set received_at = $1 where event_id = 'counter'`, [next]);
       }),
     );
     await within(Promise.all(increments), BOUND_MS);
-    const row = await database.db('system_setting').where({ key: 'counter' }).first();
-    expect(row.value).toBe(50);
+    const [row] = await read();
+    expect(new Date(row!.received_at).getTime()).toBe(50);
   });
 });

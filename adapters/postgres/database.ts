@@ -1,48 +1,61 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Knex, MikroORM } from '@mikro-orm/postgresql';
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../../core/shared/clock.port';
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
 
 /**
- * The repositories' handle on PostgreSQL. Queries go through MikroORM's knex with bound
- * parameters: lean reads on hot paths, no identity map to pay for. `transaction` keeps the open
- * transaction in AsyncLocalStorage, so every repository call made inside it joins it; this also
- * means a request never asks the (single-connection, embedded) pool for a second connection
- * while it holds the first.
+ * The repositories' one handle on PostgreSQL, and the one place transactions are propagated.
+ *
+ * Every query goes through MikroORM's Kysely instance (`em.getKysely()`): its query builder for
+ * ordinary statements, `select(sql, params)` for fixed SQL on hot paths. Both run on MikroORM's
+ * pool. `transaction` is `em.transactional`, which keeps the open transaction in MikroORM's
+ * AsyncLocalStorage context; `db` resolves that context on every call, so each repository call
+ * made inside `transaction` joins it without being handed anything. A request therefore never
+ * asks the pool for a second connection while it holds the first (the embedded database has one).
+ *
+ * Timestamps come from the Clock, never from SQL's `now()`: a time the domain decides on is passed
+ * to the repository method; bookkeeping stamps (`created_at`, `updated_at`) use `now()` here, as
+ * the in-memory store does, so both adapter families record the same times.
+ *
+ * No identity map is used: rows are read into plain domain objects, so nothing accumulates on
+ * the shared EntityManager between requests.
  */
 export class Database implements UnitOfWork {
-  private readonly current = new AsyncLocalStorage<Knex.Transaction>();
+  constructor(
+    readonly orm: MikroORM,
+    private readonly clock: Clock,
+  ) {}
 
-  constructor(readonly orm: MikroORM) {}
-
-  /** The open transaction, if any; otherwise the pool. */
-  get db(): Knex {
-    return this.current.getStore() ?? this.orm.em.getKnex();
+  /** The time to stamp on `created_at` / `updated_at`. */
+  now(): Date {
+    return this.clock.now();
   }
 
-  async transaction<T>(work: () => Promise<T>): Promise<T> {
-    if (this.current.getStore()) return work();
-    return this.orm.em.getKnex().transaction((trx) => this.current.run(trx, work));
+  /** Kysely bound to the open transaction, if any; otherwise to the pool. */
+  get db(): Kysely<Tables> {
+    return this.orm.em.getKysely<Tables>();
+  }
+
+  /** Calls nest: an inner `transaction` joins the outer one (no savepoint). */
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.orm.em.transactional(() => work(), { propagation: 'required' });
   }
 
   /**
-   * A read with fixed SQL, for the hot paths (every authenticated request). It skips knex's query
-   * builder and runner, which cost more CPU per request than the rest of the request together
-   * (docs/benchmarks.md). Inside a transaction it runs on the transaction's connection.
+   * Fixed SQL with `$n` placeholders, for reads on every request: no builder to run, one round
+   * trip, same connection and transaction as every other query.
    */
-  async select<Row>(query: FixedQuery, params: readonly unknown[]): Promise<Row[]> {
-    const trx = this.current.getStore();
-    if (trx) return ((await trx.raw(query.knex, params as Knex.RawBinding[])) as { rows: Row[] }).rows;
-    const client = this.orm.em.getKnex().client as unknown as PooledClient;
-    const connection = await client.acquireConnection();
-    try {
-      return (await connection.query<Row>(query.pg, params)).rows;
-    } finally {
-      await client.releaseConnection(connection);
-    }
+  async select<Row>(sql: string, params: readonly unknown[]): Promise<Row[]> {
+    return (await this.db.executeQuery<Row>(CompiledQuery.raw(sql, [...params]))).rows;
+  }
+
+  /** Fixed SQL that changes rows; returns how many. */
+  async run(sql: string, params: readonly unknown[]): Promise<number> {
+    return Number((await this.db.executeQuery(CompiledQuery.raw(sql, [...params]))).numAffectedRows ?? 0);
   }
 
   async ping(): Promise<void> {
-    await this.db.raw('select 1');
+    await this.select('select 1', []);
   }
 
   async close(): Promise<void> {
@@ -50,19 +63,6 @@ export class Database implements UnitOfWork {
   }
 }
 
-interface PooledClient {
-  acquireConnection(): Promise<{ query<Row>(sql: string, params: readonly unknown[]): Promise<{ rows: Row[] }> }>;
-  releaseConnection(connection: unknown): Promise<void>;
-}
-
-/** One statement in both placeholder styles: knex's `?` and PostgreSQL's `$n`. */
-export interface FixedQuery {
-  knex: string;
-  pg: string;
-}
-
-/** Prepares `sql` (with `?` placeholders, and no other `?`) once, at module load. */
-export function fixedQuery(sql: string): FixedQuery {
-  let n = 0;
-  return { knex: sql, pg: sql.replace(/\?/g, () => `$${(n += 1)}`) };
-}
+/** Tables are addressed by their SQL names; rows are typed where they are read (the repository). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Tables = Record<string, any>;

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase, createTestPglite, requirePostgres } from '../../test/support/postgres';
 import { migrations } from './migrations';
-import { SystemSettingSchema } from './schema/system-setting.entity';
+import { OrganizationSchema } from './schema/accounts.entities';
 
 /**
  * One migration set for both databases: PostgreSQL 15 (the local server) and embedded PGlite.
@@ -27,16 +27,13 @@ const backends: Array<[name: string, enabled: boolean, open: () => Promise<Backe
   }],
 ];
 
-const schemaDiff = async (orm: MikroORM) => (await orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false })).trim();
+const schemaDiff = async (orm: MikroORM) => (await orm.schema.getUpdateSchemaSQL({ wrap: false })).trim();
 
 async function publicTables(orm: MikroORM): Promise<string[]> {
-  const rows = await orm.em
-    .getKnex()
-    .select('table_name')
-    .from('information_schema.tables')
-    .where({ table_schema: 'public', table_type: 'BASE TABLE' })
-    .orderBy('table_name');
-  return rows.map((row: { table_name: string }) => row.table_name);
+  const rows = await orm.em.execute<Array<{ table_name: string }>>(
+    `select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+  );
+  return rows.map((row) => row.table_name);
 }
 
 describe.each(backends)('migrations on %s', (_name, enabled, open) => {
@@ -51,9 +48,9 @@ describe.each(backends)('migrations on %s', (_name, enabled, open) => {
   });
 
   test.skipIf(!enabled)('every migration is applied once, in order', async () => {
-    const executed = await backend.orm.getMigrator().getExecutedMigrations();
+    const executed = await backend.orm.migrator.getExecuted();
     expect(executed.map((m) => m.name)).toEqual(migrations.map((m) => m.name));
-    expect(await backend.orm.getMigrator().getPendingMigrations()).toEqual([]);
+    expect(await backend.orm.migrator.getPending()).toEqual([]);
   });
 
   test.skipIf(!enabled)('entities and migrations agree: the schema diff is empty', async () => {
@@ -61,23 +58,25 @@ describe.each(backends)('migrations on %s', (_name, enabled, open) => {
   });
 
   test.skipIf(!enabled)("values containing ';' round-trip through the ORM (pitfall A1)", async () => {
-    const value = { name: 'Smith; John', sql: "x'; drop table system_setting; --" };
+    const name = "Smith; John'; drop table organization; --";
+    const at = new Date('2026-01-02T03:04:05.000Z');
     const em = backend.orm.em.fork();
-    em.create(SystemSettingSchema, { key: 'semi;colon', value, updatedAt: new Date('2026-01-02T03:04:05.000Z') });
+    em.create(OrganizationSchema, { name, status: 'active', createdAt: at, updatedAt: at });
     await em.flush();
 
     const read = backend.orm.em.fork();
-    const found = await read.findOne(SystemSettingSchema, { key: 'semi;colon' });
-    expect(found).toMatchObject({ key: 'semi;colon', value, updatedAt: new Date('2026-01-02T03:04:05.000Z') });
-    expect(await read.count(SystemSettingSchema, { key: 'semi;colon' })).toBe(1);
-    expect(await read.nativeUpdate(SystemSettingSchema, { key: 'semi;colon' }, { value: { name: 'Doe; Jane' } })).toBe(1);
-    const raw = await backend.orm.em.getKnex().raw<{ rows: Array<{ value: unknown }> }>('select value from system_setting where key = ?', ['semi;colon']);
-    expect(raw.rows).toEqual([{ value: { name: 'Doe; Jane' } }]);
+    const found = await read.findOne(OrganizationSchema, { name });
+    expect(found).toMatchObject({ name, createdAt: at });
+    expect(await read.count(OrganizationSchema, { name })).toBe(1);
+    expect(await read.nativeUpdate(OrganizationSchema, { name }, { name: 'Doe; Jane' })).toBe(1);
+    const rows = await backend.orm.em.execute('select name from organization where name = ?', ['Doe; Jane']);
+    expect(rows).toEqual([{ name: 'Doe; Jane' }]);
+    await backend.orm.em.execute('delete from organization');
   });
 
   test.skipIf(!enabled)('down() to the start removes every table; up() again restores an identical schema', async () => {
     const tablesAfterUp = await publicTables(backend.orm);
-    const migrator = backend.orm.getMigrator();
+    const migrator = backend.orm.migrator;
     const reverted = await migrator.down({ to: 0 });
     expect(reverted.map((m) => m.name)).toEqual(migrations.map((m) => m.name).reverse());
     expect(await publicTables(backend.orm)).toEqual(['mikro_orm_migrations']);

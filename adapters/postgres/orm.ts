@@ -11,6 +11,8 @@ export interface OrmOptions {
   poolMax?: number;
 }
 
+export const MIGRATIONS_PATH = 'adapters/postgres/migrations';
+
 /** MikroORM on the stock PostgreSQL driver, for a real server and for embedded PGlite alike. */
 export function ormOptions(options: OrmOptions): Options {
   const embedded = options.embedded;
@@ -29,14 +31,14 @@ export function ormOptions(options: OrmOptions): Options {
       allOrNothing: true,
       snapshot: false,
       silent: true,
-      path: 'adapters/postgres/migrations',
-      pathTs: 'adapters/postgres/migrations',
+      path: MIGRATIONS_PATH,
+      pathTs: MIGRATIONS_PATH,
       emit: 'ts',
     },
-    pool: embedded
-      ? { min: 0, max: 1, acquireTimeoutMillis: 5_000 }
-      : { min: 0, max: options.poolMax ?? 10, acquireTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 },
-    driverOptions: { connection: { statement_timeout: 15_000, connectionTimeoutMillis: 5_000 } },
+    pool: embedded ? { min: 0, max: 1 } : { min: 0, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 },
+    // Passed to pg's Pool: `connectionTimeoutMillis` also bounds the wait for a free pooled
+    // connection, so a request that would need a second one fails in 5 s instead of hanging.
+    driverOptions: { statement_timeout: 15_000, connectionTimeoutMillis: 5_000 },
     debug: false,
     allowGlobalContext: true,
     ensureDatabase: false,
@@ -49,6 +51,6 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM> {
 
 /** Applies every pending migration; returns the names applied. */
 export async function migrate(orm: MikroORM): Promise<string[]> {
-  const applied = await orm.getMigrator().up();
+  const applied = await orm.migrator.up();
   return applied.map((m) => m.name);
 }

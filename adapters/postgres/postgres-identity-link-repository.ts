@@ -24,24 +24,32 @@ export class PostgresIdentityLinkRepository implements IdentityLinkRepository {
   constructor(private readonly database: Database) {}
 
   async create(input: { userId: number; issuer: string; subject: string; createdAt: Date }): Promise<IdentityLink> {
-    const [row] = (await this.database
-      .db('identity_link')
-      .insert({ user_id: input.userId, issuer: input.issuer, subject: input.subject, created_at: input.createdAt })
-      .returning(COLUMNS)) as [IdentityLinkRow];
+    const row = (await this.database.db
+      .insertInto('identity_link')
+      .values({ user_id: input.userId, issuer: input.issuer, subject: input.subject, created_at: input.createdAt })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow()) as IdentityLinkRow;
     return toLink(row);
   }
 
   async findBySubject(issuer: string, subject: string): Promise<IdentityLink | null> {
-    const row = (await this.database.db('identity_link').select(COLUMNS).where({ issuer, subject }).first()) as IdentityLinkRow | undefined;
+    const row = (await this.database.db
+      .selectFrom('identity_link')
+      .select(COLUMNS)
+      .where('issuer', '=', issuer)
+      .where('subject', '=', subject)
+      .executeTakeFirst()) as IdentityLinkRow | undefined;
     return row ? toLink(row) : null;
   }
 
   async listByUser(userId: number): Promise<IdentityLink[]> {
-    const rows = (await this.database
-      .db('identity_link')
+    const rows = (await this.database.db
+      .selectFrom('identity_link')
       .select(COLUMNS)
-      .where({ user_id: userId })
-      .orderBy([{ column: 'created_at' }, { column: 'id' }])) as IdentityLinkRow[];
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()) as IdentityLinkRow[];
     return rows.map(toLink);
   }
 }

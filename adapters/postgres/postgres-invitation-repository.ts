@@ -1,7 +1,8 @@
 import type { RoleName } from '../../core/accounts/role';
 import type { Invitation } from '../../core/organizations/invitation';
 import type { InvitationRepository, NewInvitation } from '../../core/organizations/invitation-repository.port';
-import type { Database } from './database';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, Tables } from './database';
 
 interface InvitationRow {
   id: number;
@@ -50,15 +51,17 @@ export class PostgresInvitationRepository implements InvitationRepository {
   create(input: NewInvitation): Promise<Invitation> {
     // Both statements in one transaction (joining the caller's when there is one).
     return this.database.transaction(async () => {
-      await this.database
-        .db('invitation')
-        .update({ revoked_at: input.createdAt })
-        .where({ organization_id: input.organizationId, email: input.email })
-        .whereNull('accepted_at')
-        .whereNull('revoked_at');
-      const [row] = await this.database
-        .db('invitation')
-        .insert({
+      await this.database.db
+        .updateTable('invitation')
+        .set({ revoked_at: input.createdAt })
+        .where('organization_id', '=', input.organizationId)
+        .where('email', '=', input.email)
+        .where('accepted_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .execute();
+      const row = (await this.database.db
+        .insertInto('invitation')
+        .values({
           organization_id: input.organizationId,
           email: input.email,
           role: input.role,
@@ -67,53 +70,74 @@ export class PostgresInvitationRepository implements InvitationRepository {
           expires_at: input.expiresAt,
           created_at: input.createdAt,
         })
-        .returning(COLUMNS);
-      return toInvitation(row as InvitationRow);
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow()) as InvitationRow;
+      return toInvitation(row);
     });
   }
 
   async findPendingByTokenHash(tokenHash: string, now: Date): Promise<Invitation | null> {
-    const row = (await this.pending(now).select(COLUMNS).where({ token_hash: tokenHash }).first()) as InvitationRow | undefined;
+    const row = (await this.database.db
+      .selectFrom('invitation')
+      .select(COLUMNS)
+      .where(pending(now))
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst()) as InvitationRow | undefined;
     return row ? toInvitation(row) : null;
   }
 
   async consume(tokenHash: string, now: Date): Promise<Invitation | null> {
     // One statement: the row lock taken by UPDATE makes concurrent consumers queue, and the
     // ones after the winner re-check the pending conditions and match nothing.
-    const [row] = (await this.pending(now)
-      .update({ accepted_at: now })
-      .where({ token_hash: tokenHash })
-      .returning(COLUMNS)) as InvitationRow[];
+    const row = (await this.database.db
+      .updateTable('invitation')
+      .set({ accepted_at: now })
+      .where(pending(now))
+      .where('token_hash', '=', tokenHash)
+      .returning(COLUMNS)
+      .executeTakeFirst()) as InvitationRow | undefined;
     return row ? toInvitation(row) : null;
   }
 
   async listPending(organizationId: number, now: Date): Promise<Invitation[]> {
-    const rows = (await this.pending(now)
+    const rows = (await this.database.db
+      .selectFrom('invitation')
       .select(COLUMNS)
-      .where({ organization_id: organizationId })
-      .orderBy(['created_at', 'id'])) as InvitationRow[];
+      .where(pending(now))
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()) as InvitationRow[];
     return rows.map(toInvitation);
   }
 
   async revoke(organizationId: number, id: number, now: Date): Promise<boolean> {
-    const revoked = await this.pending(now).update({ revoked_at: now }).where({ id, organization_id: organizationId });
-    return revoked > 0;
+    const result = await this.database.db
+      .updateTable('invitation')
+      .set({ revoked_at: now })
+      .where(pending(now))
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async findPendingByEmail(email: string, now: Date): Promise<Invitation | null> {
-    const row = (await this.pending(now)
+    const row = (await this.database.db
+      .selectFrom('invitation')
       .select(COLUMNS)
-      .where({ email })
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .first()) as InvitationRow | undefined;
+      .where(pending(now))
+      .where('email', '=', email)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()) as InvitationRow | undefined;
     return row ? toInvitation(row) : null;
   }
-
-  /** Invitations pending at `now`: not accepted, not revoked, not expired. */
-  private pending(now: Date) {
-    return this.database.db('invitation').whereNull('accepted_at').whereNull('revoked_at').where('expires_at', '>', now);
-  }
 }
+
+/** Invitations pending at `now`: not accepted, not revoked, not expired. */
+const pending =
+  (now: Date) =>
+  ({ and, eb }: ExpressionBuilder<Tables, 'invitation'>) =>
+    and([eb('accepted_at', 'is', null), eb('revoked_at', 'is', null), eb('expires_at', '>', now)]);

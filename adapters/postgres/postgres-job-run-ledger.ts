@@ -1,6 +1,11 @@
 import type { JobRunLedger } from '../../core/jobs/job-run-ledger.port';
 import type { Database } from './database';
 
+const CLAIM = `insert into job_run (name, period_start, claimed_at) values ($1, $2, $3)
+   on conflict (name) do update set period_start = excluded.period_start, claimed_at = excluded.claimed_at
+    where job_run.period_start < excluded.period_start
+   returning name`;
+
 /**
  * One statement per claim: the upsert only writes when it moves the job's period forward, and
  * PostgreSQL's unique-index arbitration makes concurrent claimers of one period queue on the row,
@@ -10,13 +15,7 @@ export class PostgresJobRunLedger implements JobRunLedger {
   constructor(private readonly database: Database) {}
 
   async claimPeriod(job: string, periodStart: Date): Promise<boolean> {
-    const result = await this.database.db.raw<{ rows: unknown[] }>(
-      `insert into job_run (name, period_start, claimed_at) values (?, ?, now())
-       on conflict (name) do update set period_start = excluded.period_start, claimed_at = excluded.claimed_at
-        where job_run.period_start < excluded.period_start
-       returning name`,
-      [job, periodStart],
-    );
-    return result.rows.length === 1;
+    const rows = await this.database.select(CLAIM, [job, periodStart, this.database.now()]);
+    return rows.length === 1;
   }
 }

@@ -22,32 +22,45 @@ export class PostgresOrganizationRepository implements OrganizationRepository {
   constructor(private readonly database: Database) {}
 
   async create(input: { name: string }): Promise<Organization> {
-    const [row] = await this.database.db('organization').insert({ name: input.name }).returning(COLUMNS);
-    return toOrganization(row as OrganizationRow);
+    const now = this.database.now();
+    const row = (await this.database.db
+      .insertInto('organization')
+      .values({ name: input.name, status: 'active', created_at: now, updated_at: now })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow()) as OrganizationRow;
+    return toOrganization(row);
   }
 
   async findById(id: number): Promise<Organization | null> {
-    const row = (await this.database.db('organization').select(COLUMNS).where({ id }).first()) as OrganizationRow | undefined;
+    const row = (await this.database.db.selectFrom('organization').select(COLUMNS).where('id', '=', id).executeTakeFirst()) as
+      | OrganizationRow
+      | undefined;
     return row ? toOrganization(row) : null;
   }
 
   async list(): Promise<Organization[]> {
     // `id` breaks ties between organizations created in the same microsecond.
-    const rows = (await this.database.db('organization').select(COLUMNS).orderBy(['created_at', 'id'])) as OrganizationRow[];
+    const rows = (await this.database.db
+      .selectFrom('organization')
+      .select(COLUMNS)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()) as OrganizationRow[];
     return rows.map(toOrganization);
   }
 
   async lock(id: number): Promise<void> {
     // A row lock held until the surrounding transaction ends (outside one it is released at once).
-    await this.database.db('organization').select('id').where({ id }).forUpdate();
+    await this.database.db.selectFrom('organization').select('id').where('id', '=', id).forUpdate().execute();
   }
 
   async setStatus(id: number, status: AccountStatus): Promise<Organization | null> {
-    const [row] = await this.database
-      .db('organization')
-      .update({ status, updated_at: this.database.db.fn.now() })
-      .where({ id })
-      .returning(COLUMNS);
-    return row ? toOrganization(row as OrganizationRow) : null;
+    const row = (await this.database.db
+      .updateTable('organization')
+      .set({ status, updated_at: this.database.now() })
+      .where('id', '=', id)
+      .returning(COLUMNS)
+      .executeTakeFirst()) as OrganizationRow | undefined;
+    return row ? toOrganization(row) : null;
   }
 }

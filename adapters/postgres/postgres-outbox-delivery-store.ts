@@ -14,6 +14,18 @@ interface OutboxRow {
 
 const MAX_ERROR_LENGTH = 2_000;
 
+// UPDATE … RETURNING has no order; `due_at` (the pre-claim next_attempt_at) restores it.
+const CLAIM_DUE = `with due as (
+     select id, next_attempt_at as due_at from email_outbox
+      where status in ('pending', 'sending') and next_attempt_at <= $1
+      order by next_attempt_at, id
+      limit $2 for update skip locked),
+   claimed as (
+     update email_outbox o set status = 'sending', attempts = o.attempts + 1, next_attempt_at = $3
+       from due where o.id = due.id
+     returning o.id, o.idempotency_key, o.recipient, o.subject, o.text_body, o.html_body, o.tag, o.attempts, due.due_at)
+   select * from claimed order by due_at, id`;
+
 /**
  * Claims with `FOR UPDATE SKIP LOCKED`, so any number of senders can poll one table safely.
  * A leased row is `sending` with `next_attempt_at` = the lease end, so one index serves both.
@@ -22,21 +34,8 @@ export class PostgresOutboxDeliveryStore implements OutboxDeliveryStore {
   constructor(private readonly database: Database) {}
 
   async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedEmail[]> {
-    // UPDATE … RETURNING has no order; `due_at` (the pre-claim next_attempt_at) restores it.
-    const result = await this.database.db.raw<{ rows: OutboxRow[] }>(
-      `with due as (
-         select id, next_attempt_at as due_at from email_outbox
-          where status in ('pending', 'sending') and next_attempt_at <= ?
-          order by next_attempt_at, id
-          limit ? for update skip locked),
-       claimed as (
-         update email_outbox o set status = 'sending', attempts = o.attempts + 1, next_attempt_at = ?
-           from due where o.id = due.id
-         returning o.id, o.idempotency_key, o.recipient, o.subject, o.text_body, o.html_body, o.tag, o.attempts, due.due_at)
-       select * from claimed order by due_at, id`,
-      [now, limit, leaseUntil],
-    );
-    return result.rows.map((row) => ({
+    const rows = await this.database.select<OutboxRow>(CLAIM_DUE, [now, limit, leaseUntil]);
+    return rows.map((row) => ({
       id: Number(row.id),
       attempts: row.attempts,
       message: {
@@ -51,22 +50,30 @@ export class PostgresOutboxDeliveryStore implements OutboxDeliveryStore {
   }
 
   async markSent(id: number, at: Date): Promise<void> {
-    await this.database.db('email_outbox').where({ id }).update({ status: 'sent', sent_at: at, last_error: null });
+    await this.database.db
+      .updateTable('email_outbox')
+      .set({ status: 'sent', sent_at: at, last_error: null })
+      .where('id', '=', id)
+      .execute();
   }
 
   // Both only move a `sending` row: a sender whose lease ran out, reporting late, must not
   // reopen an email that another sender has since sent (that would send it again).
   async scheduleRetry(id: number, nextAttemptAt: Date, error: string): Promise<void> {
-    await this.database
-      .db('email_outbox')
-      .where({ id, status: 'sending' })
-      .update({ status: 'pending', next_attempt_at: nextAttemptAt, last_error: error.slice(0, MAX_ERROR_LENGTH) });
+    await this.database.db
+      .updateTable('email_outbox')
+      .set({ status: 'pending', next_attempt_at: nextAttemptAt, last_error: error.slice(0, MAX_ERROR_LENGTH) })
+      .where('id', '=', id)
+      .where('status', '=', 'sending')
+      .execute();
   }
 
   async markDead(id: number, error: string): Promise<void> {
-    await this.database
-      .db('email_outbox')
-      .where({ id, status: 'sending' })
-      .update({ status: 'dead', last_error: error.slice(0, MAX_ERROR_LENGTH) });
+    await this.database.db
+      .updateTable('email_outbox')
+      .set({ status: 'dead', last_error: error.slice(0, MAX_ERROR_LENGTH) })
+      .where('id', '=', id)
+      .where('status', '=', 'sending')
+      .execute();
   }
 }

@@ -5,7 +5,7 @@ import type {
   ProjectPatch,
   ProjectRepository,
 } from '../../core/projects/project-repository.port';
-import { fixedQuery, type Database } from './database';
+import type { Database } from './database';
 
 interface ProjectRow {
   id: number;
@@ -20,14 +20,10 @@ interface ProjectRow {
 
 const COLUMNS = ['id', 'organization_id', 'user_id', 'name', 'description', 'created_at', 'updated_at'];
 
-const LIST_FIRST = fixedQuery(
-  `select ${COLUMNS.join(', ')} from project where organization_id = ?
-    order by created_at desc, id desc limit ?`,
-);
-const LIST_AFTER = fixedQuery(
-  `select ${COLUMNS.join(', ')} from project where organization_id = ? and (created_at, id) < (?, ?)
-    order by created_at desc, id desc limit ?`,
-);
+const LIST_FIRST = `select ${COLUMNS.join(', ')} from project where organization_id = $1
+  order by created_at desc, id desc limit $2`;
+const LIST_AFTER = `select ${COLUMNS.join(', ')} from project where organization_id = $1 and (created_at, id) < ($2, $3)
+  order by created_at desc, id desc limit $4`;
 
 const toProject = (row: ProjectRow): Project => ({
   id: row.id,
@@ -40,16 +36,16 @@ const toProject = (row: ProjectRow): Project => ({
 });
 
 /**
- * Lean knex over `project`. Every statement is filtered by `organization_id`, so a guessed id of
+ * Kysely over `project`. Every statement is filtered by `organization_id`, so a guessed id of
  * another organization matches nothing. Runs inside the caller's UnitOfWork when there is one.
  */
 export class PostgresProjectRepository implements ProjectRepository {
   constructor(private readonly database: Database) {}
 
   async create(organizationId: number, project: NewProject): Promise<Project> {
-    const [row] = (await this.database
-      .db('project')
-      .insert({
+    const row = (await this.database.db
+      .insertInto('project')
+      .values({
         organization_id: organizationId,
         user_id: project.userId,
         name: project.name,
@@ -57,8 +53,9 @@ export class PostgresProjectRepository implements ProjectRepository {
         created_at: project.createdAt,
         updated_at: project.createdAt,
       })
-      .returning(COLUMNS)) as ProjectRow[];
-    return toProject(row!);
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow()) as ProjectRow;
+    return toProject(row);
   }
 
   async list(organizationId: number, options: ProjectListOptions = {}): Promise<Project[]> {
@@ -71,9 +68,12 @@ export class PostgresProjectRepository implements ProjectRepository {
   }
 
   async findById(organizationId: number, id: number): Promise<Project | null> {
-    const row = (await this.database.db('project').first(COLUMNS).where({ organization_id: organizationId, id })) as
-      | ProjectRow
-      | undefined;
+    const row = (await this.database.db
+      .selectFrom('project')
+      .select(COLUMNS)
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst()) as ProjectRow | undefined;
     return row ? toProject(row) : null;
   }
 
@@ -81,16 +81,22 @@ export class PostgresProjectRepository implements ProjectRepository {
     const changes: Partial<ProjectRow> = { updated_at: patch.updatedAt };
     if (patch.name !== undefined) changes.name = patch.name;
     if (patch.description !== undefined) changes.description = patch.description;
-    const [row] = (await this.database
-      .db('project')
-      .update(changes)
-      .where({ organization_id: organizationId, id })
-      .returning(COLUMNS)) as ProjectRow[];
+    const row = (await this.database.db
+      .updateTable('project')
+      .set(changes)
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .returning(COLUMNS)
+      .executeTakeFirst()) as ProjectRow | undefined;
     return row ? toProject(row) : null;
   }
 
   async delete(organizationId: number, id: number): Promise<boolean> {
-    const deleted = await this.database.db('project').delete().where({ organization_id: organizationId, id });
-    return deleted > 0;
+    const result = await this.database.db
+      .deleteFrom('project')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
   }
 }

@@ -1,7 +1,7 @@
 import type { RoleName } from '../../core/accounts/role';
 import type { SessionPrincipal, SessionStore } from '../../core/accounts/session-store.port';
 import type { AccountStatus } from '../../core/accounts/user';
-import { fixedQuery, type Database } from './database';
+import type { Database } from './database';
 
 interface PrincipalRow {
   session_id: string | number;
@@ -13,24 +13,30 @@ interface PrincipalRow {
   organization_status: AccountStatus;
 }
 
-const FIND_PRINCIPAL = fixedQuery(
-  `select s.id as session_id, s.user_id, u.organization_id, u.role, s.expires_at,
+const FIND_PRINCIPAL = `select s.id as session_id, s.user_id, u.organization_id, u.role, s.expires_at,
           u.status as user_status, o.status as organization_status
      from session s
      join app_user u on u.id = s.user_id
      join organization o on o.id = u.organization_id
-    where s.token_hash = ?
-    limit 1`,
-);
+    where s.token_hash = $1
+    limit 1`;
+
+// A bounded batch that walks the expires_at index, so one call never holds many row locks.
+// `id = any(array(…))` lets the planner delete through the primary key; `id in (…)` made it
+// scan the whole table per batch (600 ms vs 45 ms per 5,000 rows at 1M sessions). SKIP LOCKED
+// lets two concurrent prunes (a /cron call and the schedule) take disjoint batches.
+const PRUNE_EXPIRED = `delete from session where id = any(array(
+   select id from session where expires_at < $1 order by expires_at limit $2 for update skip locked))`;
 
 export class PostgresSessionStore implements SessionStore {
   constructor(private readonly database: Database) {}
 
   async create(input: { userId: number; tokenHash: string; createdAt: Date; expiresAt: Date }): Promise<{ id: number }> {
-    const [row] = (await this.database
-      .db('session')
-      .insert({ user_id: input.userId, token_hash: input.tokenHash, created_at: input.createdAt, expires_at: input.expiresAt })
-      .returning('id')) as [{ id: string | number }];
+    const row = (await this.database.db
+      .insertInto('session')
+      .values({ user_id: input.userId, token_hash: input.tokenHash, created_at: input.createdAt, expires_at: input.expiresAt })
+      .returning('id')
+      .executeTakeFirstOrThrow()) as { id: string | number };
     return { id: Number(row.id) };
   }
 
@@ -50,25 +56,16 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async revoke(sessionId: number): Promise<void> {
-    await this.database.db('session').where({ id: sessionId }).del();
+    await this.database.db.deleteFrom('session').where('id', '=', sessionId).execute();
   }
 
   async revokeAllForUser(userId: number, exceptSessionId?: number): Promise<number> {
-    const query = this.database.db('session').where({ user_id: userId });
-    if (exceptSessionId !== undefined) query.whereNot({ id: exceptSessionId });
-    return query.del();
+    let query = this.database.db.deleteFrom('session').where('user_id', '=', userId);
+    if (exceptSessionId !== undefined) query = query.where('id', '!=', exceptSessionId);
+    return Number((await query.executeTakeFirst()).numDeletedRows);
   }
 
   async pruneExpiredBefore(cutoff: Date, batchSize: number): Promise<number> {
-    // A bounded batch that walks the expires_at index, so one call never holds many row locks.
-    // `id = any(array(…))` lets the planner delete through the primary key; `id in (…)` made it
-    // scan the whole table per batch (600 ms vs 45 ms per 5,000 rows at 1M sessions). SKIP LOCKED
-    // lets two concurrent prunes (a /cron call and the schedule) take disjoint batches.
-    const result = await this.database.db.raw<{ rowCount: number }>(
-      `delete from session where id = any(array(
-         select id from session where expires_at < ? order by expires_at limit ? for update skip locked))`,
-      [cutoff, Math.max(0, batchSize)],
-    );
-    return result.rowCount;
+    return this.database.run(PRUNE_EXPIRED, [cutoff, Math.max(0, batchSize)]);
   }
 }

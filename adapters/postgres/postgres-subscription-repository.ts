@@ -28,6 +28,21 @@ function toSubscription(row: SubscriptionRow): Subscription {
   };
 }
 
+const UPSERT = `insert into subscription
+     (organization_id, status, stripe_customer_id, stripe_subscription_id, price_id, current_period_end, event_at, updated_at)
+   select $1::int, $2::varchar, $3::varchar, $4::varchar, $5::varchar, $6::timestamptz, $7::timestamptz, $8::timestamptz
+   where exists (select 1 from organization where id = $9)
+   on conflict (organization_id) do update set
+     status = excluded.status,
+     stripe_customer_id = coalesce(excluded.stripe_customer_id, subscription.stripe_customer_id),
+     stripe_subscription_id = coalesce(excluded.stripe_subscription_id, subscription.stripe_subscription_id),
+     price_id = coalesce(excluded.price_id, subscription.price_id),
+     current_period_end = coalesce(excluded.current_period_end, subscription.current_period_end),
+     event_at = excluded.event_at,
+     updated_at = excluded.updated_at
+    where subscription.event_at <= excluded.event_at
+   returning organization_id`;
+
 /**
  * Subscriptions and handled events in PostgreSQL. The upsert is one statement: the `where` on
  * the conflict branch drops out-of-order events, and the `exists` skips organizations deleted
@@ -39,58 +54,47 @@ export class PostgresSubscriptionRepository implements SubscriptionRepository {
   constructor(private readonly database: Database) {}
 
   async findByOrganization(organizationId: number): Promise<Subscription | null> {
-    const row = (await this.database.db<SubscriptionRow>('subscription').where({ organization_id: organizationId }).first()) as
-      | SubscriptionRow
-      | undefined;
+    const row = (await this.database.db
+      .selectFrom('subscription')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst()) as SubscriptionRow | undefined;
     return row ? toSubscription(row) : null;
   }
 
   async findOrganizationByCustomer(customerId: string): Promise<number | null> {
-    const row = (await this.database
-      .db('subscription')
+    const row = (await this.database.db
+      .selectFrom('subscription')
       .select('organization_id')
-      .where({ stripe_customer_id: customerId })
+      .where('stripe_customer_id', '=', customerId)
       .orderBy('updated_at', 'desc')
-      .first()) as { organization_id: number } | undefined;
+      .limit(1)
+      .executeTakeFirst()) as { organization_id: number } | undefined;
     return row?.organization_id ?? null;
   }
 
   async upsert(organizationId: number, change: SubscriptionChange): Promise<boolean> {
-    const result = await this.database.db.raw<{ rows: unknown[] }>(
-      `insert into subscription
-         (organization_id, status, stripe_customer_id, stripe_subscription_id, price_id, current_period_end, event_at, updated_at)
-       select ?::int, ?::varchar, ?::varchar, ?::varchar, ?::varchar, ?::timestamptz, ?::timestamptz, ?::timestamptz
-       where exists (select 1 from organization where id = ?)
-       on conflict (organization_id) do update set
-         status = excluded.status,
-         stripe_customer_id = coalesce(excluded.stripe_customer_id, subscription.stripe_customer_id),
-         stripe_subscription_id = coalesce(excluded.stripe_subscription_id, subscription.stripe_subscription_id),
-         price_id = coalesce(excluded.price_id, subscription.price_id),
-         current_period_end = coalesce(excluded.current_period_end, subscription.current_period_end),
-         event_at = excluded.event_at,
-         updated_at = excluded.updated_at
-        where subscription.event_at <= excluded.event_at
-       returning organization_id`,
-      [
-        organizationId,
-        change.status,
-        change.customerId,
-        change.subscriptionId,
-        change.priceId,
-        change.currentPeriodEnd,
-        change.eventAt,
-        change.updatedAt,
-        organizationId,
-      ],
-    );
-    return result.rows.length === 1;
+    const rows = await this.database.select(UPSERT, [
+      organizationId,
+      change.status,
+      change.customerId,
+      change.subscriptionId,
+      change.priceId,
+      change.currentPeriodEnd,
+      change.eventAt,
+      change.updatedAt,
+      organizationId,
+    ]);
+    return rows.length === 1;
   }
 
   async recordEvent(eventId: string, receivedAt: Date): Promise<boolean> {
-    const result = await this.database.db.raw<{ rows: unknown[] }>(
-      'insert into billing_event (event_id, received_at) values (?, ?) on conflict (event_id) do nothing returning event_id',
-      [eventId, receivedAt],
-    );
-    return result.rows.length === 1;
+    const rows = await this.database.db
+      .insertInto('billing_event')
+      .values({ event_id: eventId, received_at: receivedAt })
+      .onConflict((conflict) => conflict.column('event_id').doNothing())
+      .returning('event_id')
+      .execute();
+    return rows.length === 1;
   }
 }

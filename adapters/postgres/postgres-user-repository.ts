@@ -47,77 +47,100 @@ export class PostgresUserRepository implements UserRepository {
   constructor(private readonly database: Database) {}
 
   async create(user: NewUser): Promise<User> {
-    const db = this.database.db;
+    const now = this.database.now();
     // ON CONFLICT instead of catching SQLSTATE 23505: a unique violation would abort the caller's
     // transaction, while a taken email is an expected failure the caller may handle and go on.
-    const [row] = (await db('app_user')
-      .insert({
+    const row = (await this.database.db
+      .insertInto('app_user')
+      .values({
         organization_id: user.organizationId,
         email: user.email,
         password_hash: user.passwordHash,
         first_name: user.firstName,
         last_name: user.lastName,
         role: user.role,
-        email_verified_at: user.emailVerified ? db.fn.now() : null,
+        email_verified_at: user.emailVerified ? now : null,
+        created_at: now,
+        updated_at: now,
       })
-      .onConflict('email')
-      .ignore()
-      .returning(COLUMNS)) as UserRow[];
+      .onConflict((conflict) => conflict.column('email').doNothing())
+      .returning(COLUMNS)
+      .executeTakeFirst()) as UserRow | undefined;
     if (!row) throw new DomainError('EMAIL_ALREADY_EXISTS', 'An account with this email already exists');
     return toUser(row);
   }
 
   async findById(id: number): Promise<User | null> {
-    const row = (await this.database.db('app_user').select(COLUMNS).where({ id }).first()) as UserRow | undefined;
+    const row = (await this.database.db.selectFrom('app_user').select(COLUMNS).where('id', '=', id).executeTakeFirst()) as
+      | UserRow
+      | undefined;
     return row ? toUser(row) : null;
   }
 
   async findByEmail(email: string): Promise<User | null> {
-    const row = (await this.database.db('app_user').select(COLUMNS).where({ email }).first()) as UserRow | undefined;
+    const row = (await this.database.db.selectFrom('app_user').select(COLUMNS).where('email', '=', email).executeTakeFirst()) as
+      | UserRow
+      | undefined;
     return row ? toUser(row) : null;
   }
 
   async markEmailVerified(id: number): Promise<void> {
-    const db = this.database.db;
+    const now = this.database.now();
     // Only the first verification is recorded, so repeating it changes nothing.
-    await db('app_user').update({ email_verified_at: db.fn.now(), updated_at: db.fn.now() }).where({ id }).whereNull('email_verified_at');
+    await this.database.db
+      .updateTable('app_user')
+      .set({ email_verified_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('email_verified_at', 'is', null)
+      .execute();
   }
 
   async setPasswordHash(id: number, passwordHash: string | null): Promise<void> {
-    const db = this.database.db;
-    await db('app_user').update({ password_hash: passwordHash, updated_at: db.fn.now() }).where({ id });
+    await this.database.db
+      .updateTable('app_user')
+      .set({ password_hash: passwordHash, updated_at: this.database.now() })
+      .where('id', '=', id)
+      .execute();
   }
 
   async listByOrganization(organizationId: number): Promise<User[]> {
-    const rows = (await this.database
-      .db('app_user')
+    const rows = (await this.database.db
+      .selectFrom('app_user')
       .select(COLUMNS)
-      .where({ organization_id: organizationId })
-      .orderBy('id')) as UserRow[];
+      .where('organization_id', '=', organizationId)
+      .orderBy('id')
+      .execute()) as UserRow[];
     return rows.map(toUser);
   }
 
   async updateRole(organizationId: number, userId: number, role: RoleName): Promise<User | null> {
-    const db = this.database.db;
-    const [row] = await db('app_user')
-      .update({ role, updated_at: db.fn.now() })
-      .where({ id: userId, organization_id: organizationId })
-      .returning(COLUMNS);
-    return row ? toUser(row as UserRow) : null;
+    const row = (await this.database.db
+      .updateTable('app_user')
+      .set({ role, updated_at: this.database.now() })
+      .where('id', '=', userId)
+      .where('organization_id', '=', organizationId)
+      .returning(COLUMNS)
+      .executeTakeFirst()) as UserRow | undefined;
+    return row ? toUser(row) : null;
   }
 
   async delete(organizationId: number, userId: number): Promise<boolean> {
     // Sessions and one-time tokens go with the user (ON DELETE CASCADE).
-    const deleted = await this.database.db('app_user').where({ id: userId, organization_id: organizationId }).del();
-    return deleted > 0;
+    const result = await this.database.db
+      .deleteFrom('app_user')
+      .where('id', '=', userId)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
   }
 
   async countByRole(organizationId: number, role: RoleName): Promise<number> {
-    const row = (await this.database
-      .db('app_user')
-      .where({ organization_id: organizationId, role })
-      .count({ count: '*' })
-      .first()) as { count: string | number } | undefined;
+    const row = (await this.database.db
+      .selectFrom('app_user')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where('organization_id', '=', organizationId)
+      .where('role', '=', role)
+      .executeTakeFirst()) as { count: string | number } | undefined;
     return Number(row?.count ?? 0);
   }
 }

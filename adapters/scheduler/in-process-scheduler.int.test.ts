@@ -25,14 +25,14 @@ describe.skipIf(!postgres)('in-process scheduling on PostgreSQL', () => {
   });
 
   describeJobRunLedgerContract('postgres', async () => {
-    await testDatabase.database.db.raw('truncate table job_run');
+    await testDatabase.database.run('truncate table job_run', []);
     return new PostgresJobRunLedger(testDatabase.database);
   });
 
   it('two instances on one database run a job once per period in total, not twice', async () => {
-    await testDatabase.database.db.raw('truncate table job_run');
+    await testDatabase.database.run('truncate table job_run', []);
     // The second instance has its own connection pool, as a second process would.
-    const second = new Database(await openOrm({ clientUrl: testDatabase.url, poolMax: 2 }));
+    const second = new Database(await openOrm({ clientUrl: testDatabase.url, poolMax: 2 }), new SystemClock());
     const PERIOD = 200;
     const runs: { instance: string; period: number }[] = [];
     const instances = [testDatabase.database, second].map((database, index) => {
@@ -57,7 +57,7 @@ describe.skipIf(!postgres)('in-process scheduling on PostgreSQL', () => {
       expect(distinct.size).toBe(runs.length);
       expect(runs.length).toBeGreaterThanOrEqual(periods - 1);
       expect(runs.length).toBeLessThanOrEqual(periods + 1);
-      const row = (await testDatabase.database.db('job_run').where({ name: 'count' }).first()) as { period_start: string | Date } | undefined;
+      const [row] = await testDatabase.database.select<{ period_start: string | Date }>('select period_start from job_run where name = $1', ['count']);
       expect(row && Math.floor(new Date(row.period_start).getTime() / PERIOD)).toBe(runs.at(-1)?.period);
     } finally {
       await Promise.all(instances.map(({ scheduler }) => scheduler.stop()));

@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config';
 import type { Infrastructure } from './infrastructure';
 import { TOKENS } from './tokens';
-import { SystemClock } from '../../adapters/system/system-clock';
 import { FlexibleRateLimiter } from '../../adapters/rate-limit/flexible-rate-limiter';
 import { isDatabaseUnavailable } from '../../adapters/postgres/connection-errors';
 import type { HealthCheck } from '../http/routes/system.routes';
@@ -15,7 +14,7 @@ function infrastructureModule(config: AppConfig, logger: Logger, infra: Infrastr
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.Config).toConstantValue(config);
     bind(TOKENS.Logger).toConstantValue(logger);
-    bind(TOKENS.Clock).toConstantValue(new SystemClock());
+    bind(TOKENS.Clock).toConstantValue(infra.clock);
     bind(TOKENS.Database).toConstantValue(infra.database);
     bind(TOKENS.UnitOfWork).toConstantValue(infra.database);
     bind(TOKENS.Mailer).toConstantValue(infra.mailer);

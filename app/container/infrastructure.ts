@@ -4,11 +4,15 @@ import type { AppConfig } from '../config/config';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../adapters/postgres/embedded-postgres';
 import { migrate, openOrm } from '../../adapters/postgres/orm';
 import { Database } from '../../adapters/postgres/database';
+import { SystemClock } from '../../adapters/system/system-clock';
+import type { Clock } from '../../core/shared/clock.port';
 import type { Mailer } from '../../core/email/mailer.port';
 import { createMailer } from './mailer-factory';
 
 /** Long-lived connections opened before the container is built, and closed after it. */
 export interface Infrastructure {
+  /** The one source of time: use cases get it from the container, the database stamps rows with it. */
+  clock: Clock;
   database: Database;
   /** Present when APP_REDIS_URL is set (jobs) or the rate-limit store is Redis. */
   redis: Redis | undefined;
@@ -43,9 +47,10 @@ export async function openInfrastructure(
     embedded = await (embeddedStarting ?? startEmbeddedPostgres(config.dataDir));
     logger.info({ data_dir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
   }
+  const clock = new SystemClock();
   try {
     const orm = await openOrm(embedded ? { embedded: embedded.connection } : { clientUrl: config.databaseUrl });
-    const database = new Database(orm);
+    const database = new Database(orm, clock);
     if (embedded) {
       const applied = await migrate(orm);
       if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
@@ -58,6 +63,7 @@ export async function openInfrastructure(
     }
     const mailer = await createMailer(config.email, logger);
     return {
+      clock,
       database,
       redis,
       rateLimitRedis,

@@ -10,6 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { startTestApp } from '../support/app';
 import { createTestDatabase } from '../support/postgres';
+import { insertOrganization, insertUser } from '../support/sessions';
 
 const EXPIRED = Number(process.env.BENCH_EXPIRED_SESSIONS ?? 1_000_000);
 const CLIENTS = 4;
@@ -45,28 +46,26 @@ function row(label: string, latencies: number[]): string {
 async function main(): Promise<void> {
   const db = await createTestDatabase();
   try {
-    const sql = db.database.db;
-    const [org] = (await sql('organization').insert({ name: 'Bench' }).returning('id')) as [{ id: number }];
-    const [user] = (await sql('app_user')
-      .insert({ organization_id: org.id, email: 'bench@example.com', role: 'member', email_verified_at: new Date() })
-      .returning('id')) as [{ id: number }];
+    const database = db.database;
+    const userId = await insertUser(database, await insertOrganization(database, 'Bench'));
     const token = randomBytes(32).toString('base64url');
-    await sql('session').insert({
-      user_id: user.id,
-      token_hash: createHash('sha256').update(token).digest('hex'),
-      expires_at: new Date(Date.now() + 3_600_000),
-    });
+    await database.run('insert into session (user_id, token_hash, created_at, expires_at) values ($1, $2, $3, $4)', [
+      userId,
+      createHash('sha256').update(token).digest('hex'),
+      new Date(),
+      new Date(Date.now() + 3_600_000),
+    ]);
     const seedStarted = performance.now();
     // In chunks: the app's connections carry a 15 s statement timeout.
     for (let from = 1; from <= EXPIRED; from += SEED_CHUNK) {
-      await sql.raw(
+      await database.run(
         `insert into session (token_hash, user_id, created_at, expires_at)
-         select md5(g::text) || md5((-g)::text), ?, now() - interval '40 days', now() - interval '30 days' - g * interval '1 second'
-           from generate_series(?::int, ?::int) g`,
-        [user.id, from, Math.min(EXPIRED, from + SEED_CHUNK - 1)],
+         select md5(g::text) || md5((-g)::text), $1, now() - interval '40 days', now() - interval '30 days' - g * interval '1 second'
+           from generate_series($2::int, $3::int) g`,
+        [userId, from, Math.min(EXPIRED, from + SEED_CHUNK - 1)],
       );
     }
-    await sql.raw('analyze session');
+    await database.run('analyze session', []);
     const seedMs = performance.now() - seedStarted;
     process.stderr.write(`seeded ${EXPIRED} expired sessions in ${(seedMs / 1000).toFixed(1)} s\n`);
 
@@ -90,7 +89,7 @@ async function main(): Promise<void> {
       if (result.status !== 200 || result.body.pruned_sessions !== EXPIRED) {
         throw new Error(`/cron answered ${result.status} ${JSON.stringify(result.body)}`);
       }
-      const [left] = (await sql.raw<{ rows: { count: string }[] }>('select count(*) from session')).rows;
+      const [left] = await database.select<{ count: string }>('select count(*) from session', []);
 
       const table = [
         `${EXPIRED.toLocaleString('en-US')} expired sessions (one user), batches of 5,000, pruned through \`POST /cron\` on the local PostgreSQL server`,

@@ -6,6 +6,7 @@ import type { Infrastructure } from '../../app/container/infrastructure';
 import { createLogger } from '../../app/logging';
 import { composeRoutes } from '../../app/server';
 import type { Database } from '../../adapters/postgres/database';
+import { SystemClock } from '../../adapters/system/system-clock';
 
 /** Where `npm run client` writes the types; checked in, so contract drift shows up in review. */
 export const GENERATED_TYPES_PATH = fileURLToPath(new URL('./generated/api.d.ts', import.meta.url));
@@ -23,7 +24,7 @@ function offlineInfrastructure(): Infrastructure {
     },
   });
   const mailer = { send: async () => Promise.reject(new Error('The OpenAPI document was built without a mailer')) };
-  return { database, redis: undefined, rateLimitRedis: undefined, mailer, close: async () => undefined };
+  return { clock: new SystemClock(), database, redis: undefined, rateLimitRedis: undefined, mailer, close: async () => undefined };
 }
 
 /** Exactly what `GET /openapi.json` serves, built in-process with default settings. */

@@ -21,8 +21,8 @@ export function describeAccountsOnPostgres(name: string, database: () => Databas
   const setup = async () => {
     // DELETE, not TRUNCATE: on tables this small it is ~100x faster, and the model test calls
     // setup once per run. The foreign keys cascade from organization to every accounts table.
-    await database().db.raw('delete from organization');
-    await database().db.raw('delete from email_outbox');
+    await database().run('delete from organization', []);
+    await database().run('delete from email_outbox', []);
     return postgresAccounts(database());
   };
   describe(`accounts contracts: ${name}`, () => {
@@ -43,14 +43,15 @@ function postgresAccounts(database: Database) {
     outbox: new PostgresEmailOutbox(database),
     unitOfWork: database,
     async deleteOrganization(id: number) {
-      await database.db('organization').where({ id }).del();
+      await database.db.deleteFrom('organization').where('id', '=', id).execute();
     },
     async pendingEmails(): Promise<EmailMessage[]> {
-      const rows = (await database
-        .db('email_outbox')
-        .select('idempotency_key', 'recipient', 'subject', 'text_body', 'html_body', 'tag')
-        .where({ status: 'pending' })
-        .orderBy('id')) as Array<Record<string, string | null>>;
+      const rows = (await database.db
+        .selectFrom('email_outbox')
+        .select(['idempotency_key', 'recipient', 'subject', 'text_body', 'html_body', 'tag'])
+        .where('status', '=', 'pending')
+        .orderBy('id')
+        .execute()) as Array<Record<string, string | null>>;
       return rows.map((row) => ({
         to: String(row.recipient),
         subject: String(row.subject),

@@ -6,7 +6,7 @@ import type { Database } from '../../adapters/postgres/database';
 
 /** The identity contracts' harness on a migrated PostgreSQL (server or PGlite), emptied first. */
 export async function postgresIdentity(database: Database) {
-  await database.db.raw('truncate table organization, app_user, identity_link, idp_login_flow restart identity cascade');
+  await database.run('truncate table organization, app_user, identity_link, idp_login_flow restart identity cascade', []);
   return {
     organizations: new PostgresOrganizationRepository(database),
     users: new PostgresUserRepository(database),

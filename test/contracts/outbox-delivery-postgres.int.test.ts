@@ -17,24 +17,20 @@ interface Row {
 
 /** Rows go in with plain SQL, so a test can say when each one is due. One database per backend, emptied per test. */
 async function harness(database: Database): Promise<OutboxDeliveryHarness> {
-  await database.db.raw('truncate email_outbox restart identity');
+  await database.run('truncate email_outbox restart identity', []);
   return {
     store: new PostgresOutboxDeliveryStore(database),
     async enqueue(dueAt, overrides) {
       const message = anOutboxMessage(overrides);
-      const result = await database.db.raw<{ rows: Array<{ id: string }> }>(
-        `insert into email_outbox (idempotency_key, recipient, subject, text_body, html_body, tag, next_attempt_at)
-         values (gen_random_uuid(), ?, ?, ?, ?, ?, ?) returning id`,
-        [message.to, message.subject, message.text, message.html, message.tag ?? null, dueAt],
+      const [row] = await database.select<{ id: string }>(
+        `insert into email_outbox (idempotency_key, recipient, subject, text_body, html_body, tag, status, attempts, next_attempt_at, created_at)
+         values (gen_random_uuid(), $1, $2, $3, $4, $5, 'pending', 0, $6, $7) returning id`,
+        [message.to, message.subject, message.text, message.html, message.tag ?? null, dueAt, database.now()],
       );
-      return Number(result.rows[0]?.id);
+      return Number(row?.id);
     },
     async inspect(id) {
-      const result = await database.db.raw<{ rows: Row[] }>(
-        'select status, attempts, next_attempt_at, last_error, sent_at from email_outbox where id = ?',
-        [id],
-      );
-      const row = result.rows[0];
+      const [row] = await database.select<Row>('select status, attempts, next_attempt_at, last_error, sent_at from email_outbox where id = $1', [id]);
       if (!row) throw new Error(`no outbox email ${id}`);
       return {
         status: row.status,

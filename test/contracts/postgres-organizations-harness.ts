@@ -6,14 +6,14 @@ import type { InvitationRepositoryHarness } from './invitation-repository.contra
 
 /** Every test starts from empty tables of the file's own database. */
 export async function postgresOrganizationsHarness(database: Database): Promise<InvitationRepositoryHarness> {
-  await database.db.raw('truncate table organization, app_user, session, invitation restart identity cascade');
+  await database.run('truncate table organization, app_user, session, invitation restart identity cascade', []);
   return {
     invitations: new PostgresInvitationRepository(database),
     organizations: new PostgresOrganizationRepository(database),
     users: new PostgresUserRepository(database),
     unitOfWork: database,
     async deleteOrganization(id: number) {
-      await database.db('organization').where({ id }).del();
+      await database.db.deleteFrom('organization').where('id', '=', id).execute();
     },
     teardown: async () => undefined,
   };

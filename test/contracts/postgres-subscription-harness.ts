@@ -1,6 +1,6 @@
 import type { Database } from '../../adapters/postgres/database';
 import { PostgresSubscriptionRepository } from '../../adapters/postgres/postgres-subscription-repository';
-import { insertOrganization } from './postgres-project-harness';
+import { insertOrganization } from '../support/sessions';
 import type { SubscriptionRepositoryHarness } from './subscription-repository.contract';
 
 /** The contract harness over a migrated database; `close` is the caller's (drop or close it). */
@@ -9,7 +9,7 @@ export function postgresSubscriptionHarness(database: Database, close: () => Pro
     repository: new PostgresSubscriptionRepository(database),
     newOrganization: () => insertOrganization(database),
     async deleteOrganization(organizationId) {
-      await database.db('organization').delete().where({ id: organizationId });
+      await database.db.deleteFrom('organization').where('id', '=', organizationId).execute();
     },
     close,
   };

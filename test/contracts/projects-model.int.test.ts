@@ -13,7 +13,7 @@ import type { ProjectRepository } from '../../core/projects/project-repository.p
 import { UpdateProjectUseCase } from '../../core/projects/update-project.use-case';
 import { FakeClock } from '../support/fake-clock';
 import { createTestDatabase, requirePostgres, type TestDatabase } from '../support/postgres';
-import { insertOrganization, insertUser } from './postgres-project-harness';
+import { insertOrganization, insertUser } from '../support/sessions';
 
 /**
  * Model-based test: random create/list/get/update/delete sequences, issued by random users of
@@ -266,12 +266,13 @@ describe.skipIf(!postgres)('projects model test: use cases on PostgresProjectRep
     },
     async fresh() {
       // ALTER SEQUENCE is transactional, so the restart is undone with the run.
-      await db.database.db.raw(`delete from project; alter sequence project_id_seq restart`);
+      await db.database.run('delete from project', []);
+      await db.database.run('alter sequence project_id_seq restart', []);
       return {
         repository: new PostgresProjectRepository(db.database),
         // Plain SQL, not the adapter: the check must not share the code it checks.
         async everything() {
-          const rows = (await db.database.db('project').select('*')) as ProjectRow[];
+          const rows = await db.database.select<ProjectRow>('select * from project', []);
           return rows.map((row) => ({
             id: row.id,
             organizationId: row.organization_id,

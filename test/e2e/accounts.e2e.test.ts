@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { HttpSession } from '../support/http-session';
 import { tokenFromEmail } from '../support/mailbox';
 import { expectErrorResponse, expectSecurityHeaders } from '../support/http-assertions';
+import { insertOrganization } from '../support/sessions';
 import { BcryptPasswordHasher } from '../../adapters/crypto/bcrypt-password-hasher';
 
 const PASSWORD = 'correct horse battery';
@@ -161,7 +162,7 @@ describe('accounts over HTTP (dev, B2C)', () => {
   it('a suspended organization: sessions answer 401 and a right password gets ACCOUNT_SUSPENDED', async () => {
     const browser = await verifiedUser(app, 'suspend@example.com');
     const me = (await (await browser.get('/users/me')).json()) as { organization_id: number };
-    await app.db!.database.db('organization').where({ id: me.organization_id }).update({ status: 'suspended' });
+    await app.db!.database.run(`update organization set status = 'suspended' where id = $1`, [me.organization_id]);
     await expectError(await browser.get('/users/me'), 401, 'UNAUTHORIZED');
     await expectError(await browser.post('/auth/login', { email: 'suspend@example.com', password: PASSWORD }), 401, 'ACCOUNT_SUSPENDED');
     await expectError(await browser.post('/auth/login', { email: 'suspend@example.com', password: 'wrong password' }), 401, 'INVALID_CREDENTIALS');
@@ -169,7 +170,7 @@ describe('accounts over HTTP (dev, B2C)', () => {
 
   it('an expired session is refused', async () => {
     const browser = await verifiedUser(app, 'expired@example.com');
-    await app.db!.database.db.raw(`update session set expires_at = now() - interval '1 second' where user_id = (select id from app_user where email = ?)`, ['expired@example.com']);
+    await app.db!.database.run(`update session set expires_at = now() - interval '1 second' where user_id = (select id from app_user where email = $1)`, ['expired@example.com']);
     await expectError(await browser.get('/users/me'), 401, 'UNAUTHORIZED');
   });
 
@@ -227,10 +228,14 @@ describe('accounts over HTTP (prod cookies, B2B)', () => {
   });
 
   it('sets Secure; SameSite=Strict session cookies and HSTS', async () => {
-    const db = app.db!.database.db;
-    const [org] = await db('organization').insert({ name: 'Prod Org' }).returning('id');
+    const database = app.db!.database;
+    const organizationId = await insertOrganization(database, 'Prod Org');
     const hash = await new BcryptPasswordHasher(4).hash(PASSWORD);
-    await db('app_user').insert({ organization_id: org.id, email: 'prod@example.com', password_hash: hash, role: 'member', email_verified_at: new Date() });
+    await database.run(
+      `insert into app_user (organization_id, email, password_hash, role, status, email_verified_at, created_at, updated_at)
+       values ($1, 'prod@example.com', $2, 'member', 'active', now(), now(), now())`,
+      [organizationId, hash],
+    );
     const browser = new HttpSession(app);
     const login = await browser.post('/auth/login', { email: 'prod@example.com', password: PASSWORD });
     expect(login.status).toBe(200);

@@ -126,7 +126,7 @@ describe.skipIf(!postgres)('billing with Stripe (against the Stripe fake)', () =
   let readonlyUser: TestSession;
 
   const subscriptionRow = async (org = organizationId) =>
-    (await app.db.database.db('subscription').where({ organization_id: org }).first()) as Record<string, unknown> | undefined;
+    (await app.db.database.select<Record<string, unknown>>('select * from subscription where organization_id = $1', [org]))[0];
 
   beforeAll(async () => {
     fake = await startStripeFake({ apiKey: API_KEY });
@@ -210,7 +210,7 @@ describe.skipIf(!postgres)('billing with Stripe (against the Stripe fake)', () =
     expect(first).toMatchObject({ status: 'past_due' });
     expect((await webhook(app.url, payload, signature)).status).toBe(200);
     expect(await subscriptionRow()).toEqual(first); // updated_at unchanged: not applied again
-    const events = await app.db.database.db('billing_event').where({ event_id: 'evt_e2e_dup' });
+    const events = await app.db.database.select('select * from billing_event where event_id = $1', ['evt_e2e_dup']);
     expect(events).toHaveLength(1);
   });
 
@@ -232,7 +232,7 @@ describe.skipIf(!postgres)('billing with Stripe (against the Stripe fake)', () =
     expectSecurityHeaders(res);
     await expectErrorResponse(res, 400, 'MALFORMED_REQUEST');
     expect(await subscriptionRow()).toEqual(before);
-    expect(await app.db.database.db('billing_event').where({ event_id: 'evt_forged' })).toHaveLength(0);
+    expect(await app.db.database.select('select * from billing_event where event_id = $1', ['evt_forged'])).toHaveLength(0);
   });
 
   it('acknowledges an event type it does not handle and ignores it', async () => {

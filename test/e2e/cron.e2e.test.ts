@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import { requirePostgres } from '../support/postgres';
@@ -13,15 +12,14 @@ describe.skipIf(!postgres)('/cron and the in-process jobs', () => {
   let app: TestApp;
   let userId: number;
 
-  const sql = <R = Record<string, unknown>>(text: string, bindings: Knex.RawBinding[] = []) =>
-    app.db!.database.db.raw<{ rows: R[] }>(text, bindings).then((result) => result.rows);
+  const sql = <R = Record<string, unknown>>(text: string, params: unknown[] = []) => app.db!.database.select<R>(text, params);
 
   /** One session per entry, expiring `offset` (a PostgreSQL interval) from now; returns their ids. */
   async function sessionsExpiring(...offsets: string[]): Promise<number[]> {
     const ids: number[] = [];
     for (const offset of offsets) {
       const [row] = await sql<{ id: string }>(
-        `insert into session (token_hash, user_id, expires_at) values (?, ?, now() + ?::interval) returning id`,
+        `insert into session (token_hash, user_id, created_at, expires_at) values ($1, $2, now(), now() + $3::interval) returning id`,
         [randomUUID().replaceAll('-', '').padEnd(64, '0'), userId, offset],
       );
       ids.push(Number(row!.id));
@@ -30,15 +28,16 @@ describe.skipIf(!postgres)('/cron and the in-process jobs', () => {
   }
 
   const remaining = async (ids: number[]) =>
-    (await sql<{ id: string }>('select id from session where id = any(?::bigint[]) order by id', [ids])).map((row) => Number(row.id));
+    (await sql<{ id: string }>('select id from session where id = any($1::bigint[]) order by id', [ids])).map((row) => Number(row.id));
 
   const cron = (init: RequestInit = {}) => app.request('/cron', init);
 
   beforeAll(async () => {
     app = await startTestApp({ APP_CRON_SECRET: SECRET });
-    const [org] = await sql<{ id: number }>(`insert into organization (name) values ('Cron Org') returning id`);
+    const [org] = await sql<{ id: number }>(`insert into organization (name, status, created_at, updated_at) values ('Cron Org', 'active', now(), now()) returning id`);
     const [user] = await sql<{ id: number }>(
-      `insert into app_user (organization_id, email, role, email_verified_at) values (?, 'cron@example.com', 'member', now()) returning id`,
+      `insert into app_user (organization_id, email, role, status, email_verified_at, created_at, updated_at)
+       values ($1, 'cron@example.com', 'member', 'active', now(), now(), now()) returning id`,
       [org!.id],
     );
     userId = user!.id;
@@ -111,14 +110,15 @@ describe.skipIf(!postgres)('/cron and the in-process jobs', () => {
   it('the in-process scheduler delivers a queued outbox email within seconds (stub provider)', async () => {
     const key = randomUUID();
     await sql(
-      `insert into email_outbox (idempotency_key, recipient, subject, text_body, html_body, tag) values (?, 'cron@example.com', 'Hello', 'Body', '<p>Body</p>', 'test')`,
+      `insert into email_outbox (idempotency_key, recipient, subject, text_body, html_body, tag, status, attempts, next_attempt_at, created_at)
+       values ($1, 'cron@example.com', 'Hello', 'Body', '<p>Body</p>', 'test', 'pending', 0, now(), now())`,
       [key],
     );
     const deadline = Date.now() + 10_000;
     let status = 'pending';
     while (status !== 'sent' && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      [{ status } = { status }] = await sql<{ status: string }>('select status from email_outbox where idempotency_key = ?', [key]);
+      [{ status } = { status }] = await sql<{ status: string }>('select status from email_outbox where idempotency_key = $1', [key]);
     }
     expect(status).toBe('sent');
     expect(app.logs().some((line) => line.idempotencyKey === key && line.msg === 'email not sent (stub provider)')).toBe(true);

@@ -89,7 +89,7 @@ describe('edge cases of the HTTP contract', () => {
 
     const signup = await app.request('/auth/signup', json(JSON.stringify({ email: 'blank@example.com', password: 'password123', first_name: 'Ann', last_name: '   ' })));
     expect(signup.status).toBe(201);
-    const row = await app.db!.database.db('app_user').where({ email: 'blank@example.com' }).first('first_name', 'last_name');
+    const [row] = await app.db!.database.select('select first_name, last_name from app_user where email = $1', ['blank@example.com']);
     expect(row).toEqual({ first_name: 'Ann', last_name: null });
   });
 

@@ -13,6 +13,7 @@ import { DOCS_CSP } from '../../app/http/docs-page';
 import { defineRoute, type AnyRoute } from '../../app/http/route';
 import { composeRoutes } from '../../app/server';
 import { Database } from '../../adapters/postgres/database';
+import { SystemClock } from '../../adapters/system/system-clock';
 import { openOrm } from '../../adapters/postgres/orm';
 import type { Caller } from '../../core/accounts/caller';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
@@ -107,8 +108,8 @@ function testRoutes(database: Database): AnyRoute[] {
       access: 'public',
       responses: { 200: { description: 'Count' } },
       handler: async () => {
-        const result = await database.db.raw<{ rows: Array<{ n: number }> }>('select count(*)::int as n from system_setting');
-        return { status: 200, body: { settings: result.rows[0]!.n } };
+        const [row] = await database.select<{ n: number }>('select count(*)::int as n from organization', []);
+        return { status: 200, body: { organizations: row!.n } };
       },
     }),
   ];
@@ -128,9 +129,9 @@ async function startAppWithTestRoutes(db: TestDatabase): Promise<CustomApp> {
   viaProxy.host = `127.0.0.1:${proxy.port}`;
   const { config } = loadConfig({ ...TEST_APP_DEFAULTS, APP_DATABASE_URL: viaProxy.toString() });
   const { logger, logs } = createMemoryLogger();
-  const database = new Database(await openOrm({ clientUrl: viaProxy.toString(), poolMax: 2 }));
+  const database = new Database(await openOrm({ clientUrl: viaProxy.toString(), poolMax: 2 }), new SystemClock());
   const mailer = new StubMailer(logger);
-  const infra: Infrastructure = { database, redis: undefined, rateLimitRedis: undefined, mailer, close: () => database.close() };
+  const infra: Infrastructure = { clock: new SystemClock(), database, redis: undefined, rateLimitRedis: undefined, mailer, close: () => database.close() };
   const container = createContainer(config, logger, infra);
   container.bind<AnyRoute[]>(TOKENS.Routes).toConstantValue(testRoutes(database));
   const app = createHttpApp({

@@ -118,7 +118,12 @@ describe.skipIf(!postgres)('sign-in through an OpenID Connect provider (B2C)', (
     const { user_id } = (await signup.json()) as { user_id: number };
     // An unverified account cannot log in, so plant a live session the way a store would hold one.
     const oldToken = randomBytes(32).toString('base64url');
-    await t.app.db!.database.db('session').insert({ user_id, token_hash: sha256(oldToken), expires_at: new Date(Date.now() + 3_600_000) });
+    await t.app.db!.database.run('insert into session (user_id, token_hash, created_at, expires_at) values ($1, $2, $3, $4)', [
+      user_id,
+      sha256(oldToken),
+      new Date(),
+      new Date(Date.now() + 3_600_000),
+    ]);
     squatter.setCookie('session_id', oldToken);
     expect((await squatter.get('/users/me')).status).toBe(200);
 
@@ -201,7 +206,7 @@ describe.skipIf(!postgres)('the signed state and its binding cookie', () => {
   it('refuses a state whose server-side flow has expired', async () => {
     const browser = new TestBrowser();
     const callback = (await throughProvider(t, browser, 'alice', t.callbackUrl)).url;
-    await t.app.db!.database.db('idp_login_flow').whereNull('consumed_at').update({ expires_at: new Date(Date.now() - 1_000) });
+    await t.app.db!.database.run('update idp_login_flow set expires_at = $1 where consumed_at is null', [new Date(Date.now() - 1_000)]);
 
     expect(outcome(await browser.get(callback, { stopAt: WEB }))).toBe('oauth_invalid_state');
   });

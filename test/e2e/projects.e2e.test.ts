@@ -195,17 +195,17 @@ describe('projects over HTTP', () => {
   });
 
   it("deletes an organization's and a user's projects with them", async () => {
-    const db = app.db!.database.db;
+    const database = app.db!.database;
     const doomed = await as('member');
     await createProject(doomed.api, 'goes with the organization');
-    await db('organization').delete().where({ id: doomed.organizationId });
-    expect(await db('project').where({ organization_id: doomed.organizationId }).count({ n: '*' })).toEqual([{ n: '0' }]);
+    await database.run('delete from organization where id = $1', [doomed.organizationId]);
+    expect(await database.select('select count(*) as n from project where organization_id = $1', [doomed.organizationId])).toEqual([{ n: '0' }]);
 
     const leaver = await as('member');
     const colleague = await as('member', leaver.organizationId);
     await createProject(leaver.api, 'goes with the user');
     const kept = await createProject(colleague.api, 'stays');
-    await db('app_user').delete().where({ id: leaver.userId });
+    await database.run('delete from app_user where id = $1', [leaver.userId]);
     expect((await colleague.api.GET('/projects')).data).toEqual([kept]);
   });
 });

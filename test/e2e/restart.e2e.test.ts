@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { migrations } from '../../adapters/postgres/migrations';
 import { createTestPglite } from '../support/postgres';
+import { insertOrganization } from '../support/sessions';
 
 /**
  * The real `npm start` process on the embedded database: it serves, drains and exits 0 on
@@ -100,7 +101,7 @@ async function health(app: AppProcess): Promise<unknown> {
 async function migrationRows(dataDir: string) {
   const pglite = await createTestPglite(dataDir);
   try {
-    const rows = await pglite.database.db('mikro_orm_migrations').select('name', 'executed_at').orderBy('id');
+    const rows = await pglite.database.select<{ name: string; executed_at: Date }>('select name, executed_at from mikro_orm_migrations order by id', []);
     return { applied: pglite.applied, rows };
   } finally {
     await pglite.close();
@@ -144,7 +145,7 @@ describe('the npm start process on the embedded database', () => {
 
     const direct = await createTestPglite(dataDir);
     try {
-      await direct.database.db('system_setting').insert({ key: 'restart_probe', value: JSON.stringify({ note: 'kept; across restarts' }) });
+      await insertOrganization(direct.database, 'kept; across restarts');
     } finally {
       await direct.close();
     }
@@ -162,9 +163,9 @@ describe('the npm start process on the embedded database', () => {
     const after = await createTestPglite(dataDir);
     try {
       expect(after.applied).toEqual([]);
-      const rows = await after.database.db('system_setting').select('key', 'value').where({ key: 'restart_probe' });
-      expect(rows).toEqual([{ key: 'restart_probe', value: { note: 'kept; across restarts' } }]);
-      const migrationState = await after.database.db('mikro_orm_migrations').select('name', 'executed_at').orderBy('id');
+      const rows = await after.database.select('select name from organization', []);
+      expect(rows).toEqual([{ name: 'kept; across restarts' }]);
+      const migrationState = await after.database.select('select name, executed_at from mikro_orm_migrations order by id', []);
       expect(migrationState).toEqual(before.rows);
     } finally {
       await after.close();

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Database } from '../../adapters/postgres/database';
+import { SystemClock } from '../../adapters/system/system-clock';
+import type { Clock } from '../../core/shared/clock.port';
 import { startEmbeddedPostgres } from '../../adapters/postgres/embedded-postgres';
 import { migrate, openOrm } from '../../adapters/postgres/orm';
 
@@ -56,7 +58,7 @@ function databaseUrl(name: string): string {
 }
 
 /** A fresh, migrated database on the local PostgreSQL server. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(clock: Clock = new SystemClock()): Promise<TestDatabase> {
   const name = `tk_test_${randomBytes(6).toString('hex')}`;
   await withAdmin((admin) => admin.query(`create database "${name}"`));
   const url = databaseUrl(name);
@@ -70,7 +72,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await dropDatabase();
     throw error;
   }
-  const database = new Database(orm);
+  const database = new Database(orm, clock);
   let dropped: Promise<void> | undefined;
   return {
     url,
@@ -91,7 +93,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
  * Embedded PostgreSQL on a data dir (a new temp dir by default), opened the way the app opens it:
  * the socket server, the stock driver with one connection, then every pending migration.
  */
-export async function createTestPglite(dataDir?: string): Promise<TestPglite> {
+export async function createTestPglite(dataDir?: string, clock: Clock = new SystemClock()): Promise<TestPglite> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'tk-pglite-')));
   const removeDir = () => (dataDir ? Promise.resolve() : rm(dir, { recursive: true, force: true }));
   let embedded;
@@ -100,7 +102,7 @@ export async function createTestPglite(dataDir?: string): Promise<TestPglite> {
     embedded = await startEmbeddedPostgres(dir);
     orm = await openOrm({ embedded: embedded.connection });
     const applied = await migrate(orm);
-    const database = new Database(orm);
+    const database = new Database(orm, clock);
     const running = embedded;
     let closed: Promise<void> | undefined;
     return {

@@ -23,22 +23,50 @@ export interface TestSessions {
  */
 export function testSessions(database: Database): TestSessions {
   return {
-    async newOrganization(name = 'Acme') {
-      const [row] = (await database.db('organization').insert({ name }).returning('id')) as Array<{ id: number }>;
-      return row!.id;
-    },
+    newOrganization: (name = 'Acme') => insertOrganization(database, name),
     async loginAs(role, organizationId) {
-      const db = database.db;
-      const [user] = (await db('app_user')
-        .insert({ organization_id: organizationId, email: `${randomUUID()}@example.test`, role, email_verified_at: db.fn.now() })
-        .returning('id')) as Array<{ id: number }>;
+      const userId = await insertUser(database, organizationId, role);
       const token = randomBytes(32).toString('base64url');
-      await db('session').insert({
-        user_id: user!.id,
-        token_hash: createHash('sha256').update(token, 'utf8').digest('hex'),
-        expires_at: db.raw(`now() + interval '1 day'`),
-      });
-      return { userId: user!.id, organizationId, role, token };
+      const now = database.now();
+      await database.db
+        .insertInto('session')
+        .values({
+          user_id: userId,
+          token_hash: createHash('sha256').update(token, 'utf8').digest('hex'),
+          created_at: now,
+          expires_at: new Date(now.getTime() + 86_400_000),
+        })
+        .execute();
+      return { userId, organizationId, role, token };
     },
   };
+}
+
+/** Organization and user rows straight in SQL: the project tables need them for their foreign keys. */
+export async function insertOrganization(database: Database, name = 'Acme'): Promise<number> {
+  const now = database.now();
+  const row = (await database.db
+    .insertInto('organization')
+    .values({ name, status: 'active', created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow()) as { id: number };
+  return row.id;
+}
+
+export async function insertUser(database: Database, organizationId: number, role: RoleName = 'member'): Promise<number> {
+  const now = database.now();
+  const row = (await database.db
+    .insertInto('app_user')
+    .values({
+      organization_id: organizationId,
+      email: `${randomUUID()}@example.test`,
+      role,
+      status: 'active',
+      email_verified_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()) as { id: number };
+  return row.id;
 }

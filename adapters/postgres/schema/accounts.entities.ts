@@ -44,7 +44,7 @@ export const UserSchema = new EntitySchema<UserEntity>({
   indexes: [{ name: 'app_user_organization_id_role_index', properties: ['organization', 'role'] }],
   properties: {
     id: { type: 'integer', primary: true, autoincrement: true },
-    organization: { kind: 'm:1', entity: 'Organization', deleteRule: 'cascade', index: false },
+    organization: { kind: 'm:1', entity: () => OrganizationSchema, updateRule: 'cascade', deleteRule: 'cascade', index: false },
     email: { type: 'string', length: 320, unique: true },
     passwordHash: { type: 'string', length: 100, nullable: true },
     firstName: { type: 'string', length: 100, nullable: true },
@@ -71,7 +71,7 @@ export const SessionSchema = new EntitySchema<SessionEntity>({
   properties: {
     id: { type: 'bigint', primary: true, autoincrement: true },
     tokenHash: { type: 'string', length: 64, unique: true },
-    user: { kind: 'm:1', entity: 'User', deleteRule: 'cascade', index: true },
+    user: { kind: 'm:1', entity: () => UserSchema, updateRule: 'cascade', deleteRule: 'cascade', index: true },
     createdAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
     // Serves the prune job: "expired before a cutoff", oldest first, in bounded batches.
     expiresAt: { type: 'Date', columnType: 'timestamptz', index: true },
@@ -95,7 +95,7 @@ export const OneTimeTokenSchema = new EntitySchema<OneTimeTokenEntity>({
     id: { type: 'bigint', primary: true, autoincrement: true },
     tokenHash: { type: 'string', length: 64, unique: true },
     purpose: { type: 'string', length: 30 },
-    user: { kind: 'm:1', entity: 'User', deleteRule: 'cascade', index: true },
+    user: { kind: 'm:1', entity: () => UserSchema, updateRule: 'cascade', deleteRule: 'cascade', index: true },
     expiresAt: { type: 'Date', columnType: 'timestamptz' },
     usedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },

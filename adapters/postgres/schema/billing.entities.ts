@@ -1,5 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
-import type { OrganizationEntity } from './accounts.entities';
+import { OrganizationSchema, type OrganizationEntity } from './accounts.entities';
 
 export interface SubscriptionEntity {
   organization: OrganizationEntity;
@@ -20,7 +20,7 @@ export const SubscriptionSchema = new EntitySchema<SubscriptionEntity>({
   name: 'Subscription',
   tableName: 'subscription',
   properties: {
-    organization: { kind: 'm:1', entity: 'Organization', primary: true, deleteRule: 'cascade' },
+    organization: { kind: 'm:1', entity: () => OrganizationSchema, primary: true, deleteRule: 'cascade' },
     status: { type: 'string', length: 32 },
     // Serves events that name only the customer (subscriptions created outside our checkout).
     stripeCustomerId: { type: 'string', length: 255, nullable: true, index: true },

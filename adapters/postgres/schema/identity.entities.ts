@@ -1,5 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
-import type { UserEntity } from './accounts.entities';
+import { UserSchema, type UserEntity } from './accounts.entities';
 
 export interface IdentityLinkEntity {
   id: number;
@@ -20,7 +20,7 @@ export const IdentityLinkSchema = new EntitySchema<IdentityLinkEntity>({
   properties: {
     id: { type: 'integer', primary: true, autoincrement: true },
     // Serves the cascade from app_user and the listing of a user's links.
-    user: { kind: 'm:1', entity: 'User', deleteRule: 'cascade', index: true },
+    user: { kind: 'm:1', entity: () => UserSchema, updateRule: 'cascade', deleteRule: 'cascade', index: true },
     issuer: { type: 'string', length: 500 },
     // OpenID Connect Core §2: at most 255 ASCII characters.
     subject: { type: 'string', length: 255 },

@@ -1,5 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
-import type { OrganizationEntity, UserEntity } from './accounts.entities';
+import { OrganizationSchema, UserSchema, type OrganizationEntity, type UserEntity } from './accounts.entities';
 
 export interface InvitationEntity {
   id: number;
@@ -25,12 +25,12 @@ export const InvitationSchema = new EntitySchema<InvitationEntity>({
   properties: {
     id: { type: 'integer', primary: true, autoincrement: true },
     // Serves the organization's list and the cascade from organization.
-    organization: { kind: 'm:1', entity: 'Organization', deleteRule: 'cascade', index: true },
+    organization: { kind: 'm:1', entity: () => OrganizationSchema, updateRule: 'cascade', deleteRule: 'cascade', index: true },
     // Serves re-invitation (same email replaces) and the identity provider's lookup by email.
     email: { type: 'string', length: 320, index: true },
     role: { type: 'string', length: 20 },
     tokenHash: { type: 'string', length: 64, unique: true },
-    invitedByUser: { kind: 'm:1', entity: 'User', deleteRule: 'set null', nullable: true, index: false },
+    invitedByUser: { kind: 'm:1', entity: () => UserSchema, updateRule: 'cascade', deleteRule: 'set null', nullable: true, index: false },
     expiresAt: { type: 'Date', columnType: 'timestamptz' },
     acceptedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     revokedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },

@@ -1,5 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
-import type { OrganizationEntity, UserEntity } from './accounts.entities';
+import { OrganizationSchema, UserSchema, type OrganizationEntity, type UserEntity } from './accounts.entities';
 
 export interface ProjectEntity {
   id: number;
@@ -30,8 +30,8 @@ export const ProjectSchema = new EntitySchema<ProjectEntity>({
   properties: {
     id: { type: 'integer', primary: true, autoincrement: true },
     // The list index above leads with organization_id, so it also serves this foreign key.
-    organization: { kind: 'm:1', entity: 'Organization', deleteRule: 'cascade', index: false },
-    user: { kind: 'm:1', entity: 'User', deleteRule: 'cascade', index: true },
+    organization: { kind: 'm:1', entity: () => OrganizationSchema, updateRule: 'cascade', deleteRule: 'cascade', index: false },
+    user: { kind: 'm:1', entity: () => UserSchema, updateRule: 'cascade', deleteRule: 'cascade', index: true },
     name: { type: 'string', length: 200 },
     description: { type: 'text', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz(3)', defaultRaw: 'now()' },
