@@ -29,8 +29,8 @@ const ROW_STATUS: Record<OutboxDeliveryStatus, EmailOutboxRow['status']> = {
 /**
  * The delivery side of the outbox over the rows InMemoryEmailOutbox enqueues. Their delivery
  * state sits in a side table keyed by the same id (a row without one is `pending`, due at its
- * `createdAt`, as `next_attempt_at` defaults to `now()` in SQL). Each operation runs under the
- * store's lock, so concurrent claimers never receive the same email.
+ * `createdAt`, as the PostgreSQL outbox enqueues it). Each operation runs under the store's lock,
+ * so concurrent claimers never receive the same email.
  */
 export class InMemoryOutboxDeliveryStore implements OutboxDeliveryStore {
   private readonly delivery: Table<OutboxDeliveryRow>;

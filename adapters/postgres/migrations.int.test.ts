@@ -74,6 +74,20 @@ describe.each(backends)('migrations on %s', (_name, enabled, open) => {
     await backend.orm.em.execute('delete from organization');
   });
 
+  test.skipIf(!enabled)('a database holding rows at the previous release upgrades, keeping them', async () => {
+    const migrator = backend.orm.migrator;
+    const previous = migrations.at(-2)!.name;
+    await migrator.down({ to: previous });
+    // Written the way the previous release wrote it: timestamps from the column defaults.
+    await backend.orm.em.execute(`insert into organization (name) values ('Before the upgrade')`);
+    const upgraded = await migrator.up();
+    expect(upgraded.map((m) => m.name)).toEqual([migrations.at(-1)!.name]);
+    const rows = await backend.orm.em.execute<Array<{ name: string; created_at: unknown }>>('select name, created_at from organization');
+    expect(rows).toEqual([{ name: 'Before the upgrade', created_at: expect.anything() }]);
+    await backend.orm.em.execute('delete from organization');
+    expect(await schemaDiff(backend.orm)).toBe('');
+  });
+
   test.skipIf(!enabled)('down() to the start removes every table; up() again restores an identical schema', async () => {
     const tablesAfterUp = await publicTables(backend.orm);
     const migrator = backend.orm.migrator;

@@ -43,8 +43,8 @@ const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').dig
 /** One verified member per org id, each with a live session; returns the tokens in `orgIds` order (× perOrg). */
 async function usersWithSessions(db: pg.Client, orgIds: number[], perOrg: number, passwordHash: string): Promise<{ emails: string[]; tokens: string[] }> {
   const { rows } = await db.query<{ id: number; email: string }>(
-    `insert into app_user (organization_id, email, password_hash, role, email_verified_at)
-     select o, 'bench-' || o || '-' || n || '@example.test', $2, 'member', now()
+    `insert into app_user (organization_id, email, password_hash, role, status, email_verified_at, created_at, updated_at)
+     select o, 'bench-' || o || '-' || n || '@example.test', $2, 'member', 'active', now(), now(), now()
        from unnest($1::int[]) with ordinality as t(o, ord), generate_series(1, $3::int) n
       order by ord, n
      returning id, email`,
@@ -52,8 +52,8 @@ async function usersWithSessions(db: pg.Client, orgIds: number[], perOrg: number
   );
   const tokens = rows.map(() => newToken());
   await db.query(
-    `insert into session (user_id, token_hash, expires_at)
-     select u, h, now() + interval '1 day' from unnest($1::int[], $2::text[]) as t(u, h)`,
+    `insert into session (user_id, token_hash, created_at, expires_at)
+     select u, h, now(), now() + interval '1 day' from unnest($1::int[], $2::text[]) as t(u, h)`,
     [rows.map((r) => r.id), tokens.map(sha256)],
   );
   return { emails: rows.map((r) => r.email), tokens };
@@ -94,7 +94,8 @@ export async function seedBenchDatabase(passwordHashCost: number): Promise<Bench
     const passwordHash = await new BcryptPasswordHasher(passwordHashCost).hash(LOGIN_PASSWORD);
     const seeded = await withClient(url.toString(), async (db) => {
       const orgs = await db.query<{ id: number }>(
-        `insert into organization (name) select 'Bench org ' || g from generate_series(1, $1::int) g order by g returning id`,
+        `insert into organization (name, status, created_at, updated_at)
+         select 'Bench org ' || g, 'active', now(), now() from generate_series(1, $1::int) g order by g returning id`,
         [ORGANIZATIONS],
       );
       const orgIds = orgs.rows.map((r) => r.id);
@@ -102,7 +103,7 @@ export async function seedBenchDatabase(passwordHashCost: number): Promise<Bench
       await projects(db, orgIds, PROJECTS_PER_ORGANIZATION);
       const listTokens: BenchData['listTokens'] = [];
       for (const size of LIST_SIZES) {
-        const [org] = (await db.query<{ id: number }>(`insert into organization (name) values ($1) returning id`, [`List ${size}`])).rows;
+        const [org] = (await db.query<{ id: number }>(`insert into organization (name, status, created_at, updated_at) values ($1, 'active', now(), now()) returning id`, [`List ${size}`])).rows;
         const { tokens } = await usersWithSessions(db, [org!.id], 1, passwordHash);
         await projects(db, [org!.id], size);
         listTokens.push({ projects: size, token: tokens[0]! });

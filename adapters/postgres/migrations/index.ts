@@ -6,8 +6,9 @@ import { Migration20261121000300Jobs } from './Migration20261121000300Jobs';
 import { Migration20261121000400Organizations } from './Migration20261121000400Organizations';
 import { Migration20261121000500Identity } from './Migration20261121000500Identity';
 import { Migration20261121000600Billing } from './Migration20261121000600Billing';
+import { Migration20261124070047_DropSqlClockDefaults } from './Migration20261124070047_DropSqlClockDefaults';
 
-/** Every migration, in order. Listed explicitly so bundlers and tsx never depend on a glob. */
+/** Every migration, in order. Written by `npm run migration:create`; listed so bundlers and tsx never depend on a glob. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261121000000Foundation', class: Migration20261121000000Foundation },
   { name: 'Migration20261121000100Accounts', class: Migration20261121000100Accounts },
@@ -16,4 +17,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261121000400Organizations', class: Migration20261121000400Organizations },
   { name: 'Migration20261121000500Identity', class: Migration20261121000500Identity },
   { name: 'Migration20261121000600Billing', class: Migration20261121000600Billing },
+  { name: 'Migration20261124070047_DropSqlClockDefaults', class: Migration20261124070047_DropSqlClockDefaults },
 ];

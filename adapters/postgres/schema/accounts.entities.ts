@@ -1,8 +1,9 @@
 import { EntitySchema } from '@mikro-orm/core';
 
 /**
- * Accounts tables. Rows are read and written with lean SQL in the repositories; these schemas
- * are the source the migrations are generated from (and checked against).
+ * Accounts tables. These schemas are the single declaration of each table: migrations are
+ * generated from them (`npm run migration:create`) and a test fails when the two disagree.
+ * Columns carry no time defaults: every timestamp is written from the Clock.
  */
 export interface OrganizationEntity {
   id: number;
@@ -19,8 +20,8 @@ export const OrganizationSchema = new EntitySchema<OrganizationEntity>({
     id: { type: 'integer', primary: true, autoincrement: true },
     name: { type: 'string', length: 200 },
     status: { type: 'string', length: 20, default: 'active' },
-    createdAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
-    updatedAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    updatedAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });
 
@@ -52,8 +53,8 @@ export const UserSchema = new EntitySchema<UserEntity>({
     role: { type: 'string', length: 20 },
     emailVerifiedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     status: { type: 'string', length: 20, default: 'active' },
-    createdAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
-    updatedAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    updatedAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });
 
@@ -72,7 +73,7 @@ export const SessionSchema = new EntitySchema<SessionEntity>({
     id: { type: 'bigint', primary: true, autoincrement: true },
     tokenHash: { type: 'string', length: 64, unique: true },
     user: { kind: 'm:1', entity: () => UserSchema, updateRule: 'cascade', deleteRule: 'cascade', index: true },
-    createdAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
     // Serves the prune job: "expired before a cutoff", oldest first, in bounded batches.
     expiresAt: { type: 'Date', columnType: 'timestamptz', index: true },
   },
@@ -98,7 +99,7 @@ export const OneTimeTokenSchema = new EntitySchema<OneTimeTokenEntity>({
     user: { kind: 'm:1', entity: () => UserSchema, updateRule: 'cascade', deleteRule: 'cascade', index: true },
     expiresAt: { type: 'Date', columnType: 'timestamptz' },
     usedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
-    createdAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });
 
@@ -132,9 +133,9 @@ export const EmailOutboxSchema = new EntitySchema<EmailOutboxEntity>({
     tag: { type: 'string', length: 50, nullable: true },
     status: { type: 'string', length: 20, default: 'pending' },
     attempts: { type: 'integer', default: 0 },
-    nextAttemptAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
+    nextAttemptAt: { type: 'Date', columnType: 'timestamptz' },
     lastError: { type: 'text', nullable: true },
-    createdAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
     sentAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },
 });

@@ -28,7 +28,7 @@ export const SubscriptionSchema = new EntitySchema<SubscriptionEntity>({
     priceId: { type: 'string', length: 255, nullable: true },
     currentPeriodEnd: { type: 'Date', columnType: 'timestamptz', nullable: true },
     eventAt: { type: 'Date', columnType: 'timestamptz' },
-    updatedAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
+    updatedAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });
 
@@ -43,6 +43,6 @@ export const BillingEventSchema = new EntitySchema<BillingEventEntity>({
   tableName: 'billing_event',
   properties: {
     eventId: { type: 'string', length: 255, primary: true },
-    receivedAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
+    receivedAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

@@ -24,7 +24,7 @@ export const IdentityLinkSchema = new EntitySchema<IdentityLinkEntity>({
     issuer: { type: 'string', length: 500 },
     // OpenID Connect Core §2: at most 255 ASCII characters.
     subject: { type: 'string', length: 255 },
-    createdAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });
 
@@ -55,6 +55,6 @@ export const IdpLoginFlowSchema = new EntitySchema<IdpLoginFlowEntity>({
     // Serves the pruning of expired flows.
     expiresAt: { type: 'Date', columnType: 'timestamptz', index: true },
     consumedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
-    createdAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

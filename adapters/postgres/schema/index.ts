@@ -1,4 +1,3 @@
-import { SystemSettingSchema } from './system-setting.entity';
 import { EmailOutboxSchema, OneTimeTokenSchema, OrganizationSchema, SessionSchema, UserSchema } from './accounts.entities';
 import { ProjectSchema } from './project.entity';
 import { JobRunSchema } from './jobs.entities';
@@ -10,4 +9,4 @@ import { BillingEventSchema, SubscriptionSchema } from './billing.entities';
  * The schema's source of truth. Migrations in ../migrations are generated from these
  * definitions and checked in; an integration test fails when the two drift apart.
  */
-export const entities = [SystemSettingSchema, OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema, SubscriptionSchema, BillingEventSchema];
+export const entities = [OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema, SubscriptionSchema, BillingEventSchema];

@@ -17,6 +17,6 @@ export const JobRunSchema = new EntitySchema<JobRunEntity>({
   properties: {
     name: { type: 'string', length: 100, primary: true },
     periodStart: { type: 'Date', columnType: 'timestamptz' },
-    claimedAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
+    claimedAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

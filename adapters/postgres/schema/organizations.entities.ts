@@ -34,6 +34,6 @@ export const InvitationSchema = new EntitySchema<InvitationEntity>({
     expiresAt: { type: 'Date', columnType: 'timestamptz' },
     acceptedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     revokedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
-    createdAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

@@ -34,7 +34,7 @@ export const ProjectSchema = new EntitySchema<ProjectEntity>({
     user: { kind: 'm:1', entity: () => UserSchema, updateRule: 'cascade', deleteRule: 'cascade', index: true },
     name: { type: 'string', length: 200 },
     description: { type: 'text', nullable: true },
-    createdAt: { type: 'Date', columnType: 'timestamptz(3)', defaultRaw: 'now()' },
-    updatedAt: { type: 'Date', columnType: 'timestamptz(3)', defaultRaw: 'now()' },
+    createdAt: { type: 'Date', columnType: 'timestamptz(3)' },
+    updatedAt: { type: 'Date', columnType: 'timestamptz(3)' },
   },
 });
