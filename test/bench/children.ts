@@ -14,6 +14,8 @@ export interface ServerChild {
   logFile: string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. Idempotent. */
   stop(graceMs?: number): Promise<void>;
+  /** The child's own `process.cpuUsage()` (µs of user and system CPU since it started). */
+  cpuUsage(): Promise<NodeJS.CpuUsage>;
 }
 
 const running = new Set<ChildProcess>();
@@ -48,9 +50,10 @@ export interface StartOptions {
 
 export async function startServerChild(options: StartOptions): Promise<ServerChild> {
   const log = openSync(options.logFile, 'a');
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', options.entry], {
+  const reporter = new URL('./cpu-reporter.ts', import.meta.url).href;
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', '--import', reporter, options.entry], {
     env: { ...process.env, ...options.env },
-    stdio: ['ignore', log, log],
+    stdio: ['ignore', log, log, 'ipc'],
   });
   closeSync(log);
   running.add(child);
@@ -75,6 +78,16 @@ export async function startServerChild(options: StartOptions): Promise<ServerChi
         clearTimeout(timer);
       })();
       return stopping;
+    },
+    cpuUsage() {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${options.name} did not report its CPU usage`)), 5_000);
+        child.once('message', (message: { cpuUsage: NodeJS.CpuUsage }) => {
+          clearTimeout(timer);
+          resolve(message.cpuUsage);
+        });
+        child.send('cpu-usage');
+      });
     },
   };
   try {

@@ -15,6 +15,8 @@ export interface Measured {
   errors: number;
   timeouts: number;
   statuses: string;
+  /** Server CPU (user + system, from the server's process.cpuUsage) per response, in ms; when measured. */
+  cpuPerRequestMs?: number;
 }
 
 export interface CannonOptions {

@@ -53,7 +53,7 @@ async function checkSameAnswer(targets: Target[], cookie: string): Promise<void>
   if (new Set(bodies).size !== 1) throw new Error('The app and the baseline answer GET /projects differently');
 }
 
-/** The server's version, and the plan of the list query (the SQL knex builds) for the largest organization. */
+/** The server's version, and the plan of the list query (the adapter's fixed SQL) for the largest organization. */
 async function inspectDatabase(data: BenchData): Promise<{ postgres: string; listPlan: string }> {
   const client = new pg.Client({ connectionString: data.url });
   await client.connect();
@@ -120,9 +120,9 @@ async function main(): Promise<void> {
     withInfo ? freePort().then((port) => startApp(data, port, logDir, 'info')) : undefined,
   ]);
   for (const child of [app, baseline, info]) if (child) atCleanUp(() => child.stop());
-  const appTarget = { label: 'app', url: app.url };
-  const baseTarget = { label: 'baseline', url: baseline.url };
-  const infoTarget = info ? [{ label: 'app, info log level', url: info.url }] : [];
+  const appTarget = { label: 'app', url: app.url, cpuUsage: () => app.cpuUsage() };
+  const baseTarget = { label: 'baseline', url: baseline.url, cpuUsage: () => baseline.cpuUsage() };
+  const infoTarget = info ? [{ label: 'app, info log level', url: info.url, cpuUsage: () => info.cpuUsage() }] : [];
   await checkSameAnswer([appTarget, baseTarget, ...infoTarget], `${settings.cookieName}=${data.tokens[0]}`);
 
   step('W1');

@@ -6,7 +6,11 @@ import { LOGIN_PASSWORD, type BenchData } from './seed';
 export interface Target {
   label: string;
   url: string;
+  /** The server process's `process.cpuUsage()`, to charge it the CPU of each measured window. */
+  cpuUsage?: () => Promise<NodeJS.CpuUsage>;
 }
+
+const cpuMicros = (usage: NodeJS.CpuUsage) => usage.user + usage.system;
 
 export interface Settings {
   cookieName: string;
@@ -45,11 +49,19 @@ export async function w1(targets: Target[], data: BenchData, settings: Settings)
   for (const target of targets) await run(target, secs(settings, WARMUP_SECONDS));
   const half = secs(settings, W1_SECONDS / 2);
   const runs = new Map<Target, RawResult[]>(targets.map((t) => [t, []]));
+  const cpu = new Map<Target, number>(targets.map((t) => [t, 0]));
   for (const target of [...targets, ...[...targets].reverse()]) {
     progress(`W1 ${target.label} ${half} s`);
+    const before = await target.cpuUsage?.();
     runs.get(target)!.push(await run(target, half));
+    const after = await target.cpuUsage?.();
+    if (before && after) cpu.set(target, cpu.get(target)! + cpuMicros(after) - cpuMicros(before));
   }
-  return targets.map((target) => summarize(target.label, target.url, W1_CONNECTIONS, runs.get(target)!));
+  return targets.map((target) => {
+    const measured = summarize(target.label, target.url, W1_CONNECTIONS, runs.get(target)!);
+    const responses = measured.ok + measured.non2xx;
+    return target.cpuUsage && responses > 0 ? { ...measured, cpuPerRequestMs: cpu.get(target)! / 1000 / responses } : measured;
+  });
 }
 
 export interface W2Results {
