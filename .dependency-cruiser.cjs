@@ -1,6 +1,6 @@
 /** Layer boundaries of the hexagon. `npm run boundaries` fails the build on any violation. */
 const frameworks =
-  '^(koa|@koa/|koa-|inversify|@inversifyjs/|reflect-metadata|@mikro-orm/|@electric-sql/|knex|pg|bullmq|ioredis|stripe|openai|postmark|@aws-sdk/|@azure/|openid-client|oidc-provider|rate-limiter-flexible|pino|valibot|@valibot/|bcryptjs|jose)';
+  '^(koa|@koa/|koa-|inversify|@inversifyjs/|reflect-metadata|@mikro-orm/|@electric-sql/|kysely|knex|pg|bullmq|ioredis|stripe|openai|postmark|@aws-sdk/|@azure/|openid-client|oidc-provider|rate-limiter-flexible|pino|valibot|@valibot/|bcryptjs|jose)';
 
 module.exports = {
   forbidden: [

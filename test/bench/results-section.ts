@@ -135,7 +135,7 @@ export function renderResults(r: BenchResults): string {
     '  numbers move a lot between runs; the app/baseline ratios, taken in alternating halves, move less.',
     '- What the baseline skips: Koa, @koa/router, the access-log middleware and its child logger, helmet (its',
     '  headers are written as constants), CORS, body parsing, valibot query validation, the role guard, Inversify-built',
-    '  use cases and MikroORM\'s knex query building (it sends the same SQL through `pg` directly). It checks session',
+    '  use cases and MikroORM\'s query layer (it sends the same SQL through `pg` directly). It checks session',
     '  expiry in SQL where the app checks it in JS. It sends the same JSON and the same response headers.',
     '- `APP_LOG_LEVEL=warn` for the main runs; production logs one line per request at `info`. The info-level',
     '  row is a second app process, logging every request as JSON to a file, measured in the same W1 turns.',
