@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../core/shared/clock.port';
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
+import type { Tables } from './schema/tables';
 
 /**
  * The repositories' one handle on PostgreSQL, and the one place transactions are propagated.
@@ -31,7 +32,10 @@ export class Database implements UnitOfWork {
     return this.clock.now();
   }
 
-  /** Kysely bound to the open transaction, if any; otherwise to the pool. */
+  /**
+   * Kysely bound to the open transaction, if any; otherwise to the pool. Typed from the entity
+   * schemas (`schema/tables.ts`), so table and column names and row types are checked.
+   */
   get db(): Kysely<Tables> {
     return this.orm.em.getKysely<Tables>();
   }
@@ -62,7 +66,3 @@ export class Database implements UnitOfWork {
     await this.orm.close(true);
   }
 }
-
-/** Tables are addressed by their SQL names; rows are typed where they are read (the repository). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Tables = Record<string, any>;

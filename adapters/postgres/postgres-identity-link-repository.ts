@@ -1,15 +1,9 @@
 import type { IdentityLink, IdentityLinkRepository } from '../../core/accounts/identity-link-repository.port';
+import type { Selectable } from 'kysely';
 import type { Database } from './database';
+import type { Tables } from './schema/tables';
 
-interface IdentityLinkRow {
-  id: number;
-  user_id: number;
-  issuer: string;
-  subject: string;
-  created_at: string | Date;
-}
-
-const COLUMNS = ['id', 'user_id', 'issuer', 'subject', 'created_at'];
+type IdentityLinkRow = Selectable<Tables['identity_link']>;
 
 const toLink = (row: IdentityLinkRow): IdentityLink => ({
   id: row.id,
@@ -24,32 +18,32 @@ export class PostgresIdentityLinkRepository implements IdentityLinkRepository {
   constructor(private readonly database: Database) {}
 
   async create(input: { userId: number; issuer: string; subject: string; createdAt: Date }): Promise<IdentityLink> {
-    const row = (await this.database.db
+    const row = await this.database.db
       .insertInto('identity_link')
       .values({ user_id: input.userId, issuer: input.issuer, subject: input.subject, created_at: input.createdAt })
-      .returning(COLUMNS)
-      .executeTakeFirstOrThrow()) as IdentityLinkRow;
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return toLink(row);
   }
 
   async findBySubject(issuer: string, subject: string): Promise<IdentityLink | null> {
-    const row = (await this.database.db
+    const row = await this.database.db
       .selectFrom('identity_link')
-      .select(COLUMNS)
+      .selectAll()
       .where('issuer', '=', issuer)
       .where('subject', '=', subject)
-      .executeTakeFirst()) as IdentityLinkRow | undefined;
+      .executeTakeFirst();
     return row ? toLink(row) : null;
   }
 
   async listByUser(userId: number): Promise<IdentityLink[]> {
-    const rows = (await this.database.db
+    const rows = await this.database.db
       .selectFrom('identity_link')
-      .select(COLUMNS)
+      .selectAll()
       .where('user_id', '=', userId)
       .orderBy('created_at')
       .orderBy('id')
-      .execute()) as IdentityLinkRow[];
+      .execute();
     return rows.map(toLink);
   }
 }

@@ -20,14 +20,14 @@ export class PostgresIdpLoginFlowStore implements IdpLoginFlowStore {
   async consume(flowKeyHash: string, now: Date): Promise<IdpLoginFlow | null> {
     // One statement: the row lock taken by UPDATE queues concurrent callbacks, and the ones
     // after the winner re-check `consumed_at is null` and match nothing.
-    const row = (await this.database.db
+    const row = await this.database.db
       .updateTable('idp_login_flow')
       .set({ consumed_at: now })
       .where('flow_key_hash', '=', flowKeyHash)
       .where('consumed_at', 'is', null)
       .where('expires_at', '>', now)
       .returning(['code_verifier', 'nonce'])
-      .executeTakeFirst()) as { code_verifier: string; nonce: string } | undefined;
+      .executeTakeFirst();
     return row ? { codeVerifier: row.code_verifier, nonce: row.nonce } : null;
   }
 

@@ -1,34 +1,10 @@
-import type { RoleName } from '../../core/accounts/role';
 import type { Invitation } from '../../core/organizations/invitation';
 import type { InvitationRepository, NewInvitation } from '../../core/organizations/invitation-repository.port';
-import type { ExpressionBuilder } from 'kysely';
-import type { Database, Tables } from './database';
+import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { Database } from './database';
+import type { Tables } from './schema/tables';
 
-interface InvitationRow {
-  id: number;
-  organization_id: number;
-  email: string;
-  role: RoleName;
-  token_hash: string;
-  invited_by_user_id: number | null;
-  expires_at: string | Date;
-  accepted_at: string | Date | null;
-  revoked_at: string | Date | null;
-  created_at: string | Date;
-}
-
-const COLUMNS = [
-  'id',
-  'organization_id',
-  'email',
-  'role',
-  'token_hash',
-  'invited_by_user_id',
-  'expires_at',
-  'accepted_at',
-  'revoked_at',
-  'created_at',
-];
+type InvitationRow = Selectable<Tables['invitation']>;
 
 const dateOrNull = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
 
@@ -59,7 +35,7 @@ export class PostgresInvitationRepository implements InvitationRepository {
         .where('accepted_at', 'is', null)
         .where('revoked_at', 'is', null)
         .execute();
-      const row = (await this.database.db
+      const row = await this.database.db
         .insertInto('invitation')
         .values({
           organization_id: input.organizationId,
@@ -70,44 +46,44 @@ export class PostgresInvitationRepository implements InvitationRepository {
           expires_at: input.expiresAt,
           created_at: input.createdAt,
         })
-        .returning(COLUMNS)
-        .executeTakeFirstOrThrow()) as InvitationRow;
+        .returningAll()
+        .executeTakeFirstOrThrow();
       return toInvitation(row);
     });
   }
 
   async findPendingByTokenHash(tokenHash: string, now: Date): Promise<Invitation | null> {
-    const row = (await this.database.db
+    const row = await this.database.db
       .selectFrom('invitation')
-      .select(COLUMNS)
+      .selectAll()
       .where(pending(now))
       .where('token_hash', '=', tokenHash)
-      .executeTakeFirst()) as InvitationRow | undefined;
+      .executeTakeFirst();
     return row ? toInvitation(row) : null;
   }
 
   async consume(tokenHash: string, now: Date): Promise<Invitation | null> {
     // One statement: the row lock taken by UPDATE makes concurrent consumers queue, and the
     // ones after the winner re-check the pending conditions and match nothing.
-    const row = (await this.database.db
+    const row = await this.database.db
       .updateTable('invitation')
       .set({ accepted_at: now })
       .where(pending(now))
       .where('token_hash', '=', tokenHash)
-      .returning(COLUMNS)
-      .executeTakeFirst()) as InvitationRow | undefined;
+      .returningAll()
+      .executeTakeFirst();
     return row ? toInvitation(row) : null;
   }
 
   async listPending(organizationId: number, now: Date): Promise<Invitation[]> {
-    const rows = (await this.database.db
+    const rows = await this.database.db
       .selectFrom('invitation')
-      .select(COLUMNS)
+      .selectAll()
       .where(pending(now))
       .where('organization_id', '=', organizationId)
       .orderBy('created_at')
       .orderBy('id')
-      .execute()) as InvitationRow[];
+      .execute();
     return rows.map(toInvitation);
   }
 
@@ -123,15 +99,15 @@ export class PostgresInvitationRepository implements InvitationRepository {
   }
 
   async findPendingByEmail(email: string, now: Date): Promise<Invitation | null> {
-    const row = (await this.database.db
+    const row = await this.database.db
       .selectFrom('invitation')
-      .select(COLUMNS)
+      .selectAll()
       .where(pending(now))
       .where('email', '=', email)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(1)
-      .executeTakeFirst()) as InvitationRow | undefined;
+      .executeTakeFirst();
     return row ? toInvitation(row) : null;
   }
 }

@@ -20,7 +20,7 @@ export class PostgresOneTimeTokenStore implements OneTimeTokenStore {
   async consume(purpose: TokenPurpose, tokenHash: string, now: Date): Promise<number | null> {
     // One statement: the row lock taken by UPDATE makes concurrent consumers queue, and the
     // ones after the winner re-check `used_at is null` and match nothing.
-    const row = (await this.database.db
+    const row = await this.database.db
       .updateTable('one_time_token')
       .set({ used_at: now })
       .where('token_hash', '=', tokenHash)
@@ -28,7 +28,7 @@ export class PostgresOneTimeTokenStore implements OneTimeTokenStore {
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
       .returning('user_id')
-      .executeTakeFirst()) as { user_id: number } | undefined;
+      .executeTakeFirst();
     return row ? row.user_id : null;
   }
 

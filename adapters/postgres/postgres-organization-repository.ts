@@ -1,15 +1,10 @@
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
 import type { AccountStatus, Organization } from '../../core/accounts/user';
+import type { Selectable } from 'kysely';
 import type { Database } from './database';
+import type { Tables } from './schema/tables';
 
-interface OrganizationRow {
-  id: number;
-  name: string;
-  status: AccountStatus;
-  created_at: string | Date;
-}
-
-const COLUMNS = ['id', 'name', 'status', 'created_at'];
+type OrganizationRow = Selectable<Tables['organization']>;
 
 const toOrganization = (row: OrganizationRow): Organization => ({
   id: row.id,
@@ -23,29 +18,27 @@ export class PostgresOrganizationRepository implements OrganizationRepository {
 
   async create(input: { name: string }): Promise<Organization> {
     const now = this.database.now();
-    const row = (await this.database.db
+    const row = await this.database.db
       .insertInto('organization')
       .values({ name: input.name, status: 'active', created_at: now, updated_at: now })
-      .returning(COLUMNS)
-      .executeTakeFirstOrThrow()) as OrganizationRow;
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return toOrganization(row);
   }
 
   async findById(id: number): Promise<Organization | null> {
-    const row = (await this.database.db.selectFrom('organization').select(COLUMNS).where('id', '=', id).executeTakeFirst()) as
-      | OrganizationRow
-      | undefined;
+    const row = await this.database.db.selectFrom('organization').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toOrganization(row) : null;
   }
 
   async list(): Promise<Organization[]> {
     // `id` breaks ties between organizations created in the same microsecond.
-    const rows = (await this.database.db
+    const rows = await this.database.db
       .selectFrom('organization')
-      .select(COLUMNS)
+      .selectAll()
       .orderBy('created_at')
       .orderBy('id')
-      .execute()) as OrganizationRow[];
+      .execute();
     return rows.map(toOrganization);
   }
 
@@ -55,12 +48,12 @@ export class PostgresOrganizationRepository implements OrganizationRepository {
   }
 
   async setStatus(id: number, status: AccountStatus): Promise<Organization | null> {
-    const row = (await this.database.db
+    const row = await this.database.db
       .updateTable('organization')
       .set({ status, updated_at: this.database.now() })
       .where('id', '=', id)
-      .returning(COLUMNS)
-      .executeTakeFirst()) as OrganizationRow | undefined;
+      .returningAll()
+      .executeTakeFirst();
     return row ? toOrganization(row) : null;
   }
 }

@@ -1,16 +1,13 @@
 import type { ClaimedEmail, OutboxDeliveryStore } from '../../core/email/outbox-delivery.port';
+import type { Selectable } from 'kysely';
 import type { Database } from './database';
+import type { Tables } from './schema/tables';
 
-interface OutboxRow {
-  id: string;
-  idempotency_key: string;
-  recipient: string;
-  subject: string;
-  text_body: string;
-  html_body: string;
-  tag: string | null;
-  attempts: number;
-}
+/** The columns CLAIM_DUE returns. */
+type OutboxRow = Pick<
+  Selectable<Tables['email_outbox']>,
+  'id' | 'idempotency_key' | 'recipient' | 'subject' | 'text_body' | 'html_body' | 'tag' | 'attempts'
+>;
 
 const MAX_ERROR_LENGTH = 2_000;
 

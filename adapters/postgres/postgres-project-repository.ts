@@ -5,24 +5,15 @@ import type {
   ProjectPatch,
   ProjectRepository,
 } from '../../core/projects/project-repository.port';
+import type { Selectable, Updateable } from 'kysely';
 import type { Database } from './database';
+import type { Tables } from './schema/tables';
 
-interface ProjectRow {
-  id: number;
-  organization_id: number;
-  user_id: number;
-  name: string;
-  description: string | null;
-  // The driver hands timestamptz over as text (MikroORM's type parsers); inserts accept Dates.
-  created_at: string | Date;
-  updated_at: string | Date;
-}
+type ProjectRow = Selectable<Tables['project']>;
 
-const COLUMNS = ['id', 'organization_id', 'user_id', 'name', 'description', 'created_at', 'updated_at'];
-
-const LIST_FIRST = `select ${COLUMNS.join(', ')} from project where organization_id = $1
+const LIST_FIRST = `select * from project where organization_id = $1
   order by created_at desc, id desc limit $2`;
-const LIST_AFTER = `select ${COLUMNS.join(', ')} from project where organization_id = $1 and (created_at, id) < ($2, $3)
+const LIST_AFTER = `select * from project where organization_id = $1 and (created_at, id) < ($2, $3)
   order by created_at desc, id desc limit $4`;
 
 const toProject = (row: ProjectRow): Project => ({
@@ -43,7 +34,7 @@ export class PostgresProjectRepository implements ProjectRepository {
   constructor(private readonly database: Database) {}
 
   async create(organizationId: number, project: NewProject): Promise<Project> {
-    const row = (await this.database.db
+    const row = await this.database.db
       .insertInto('project')
       .values({
         organization_id: organizationId,
@@ -53,8 +44,8 @@ export class PostgresProjectRepository implements ProjectRepository {
         created_at: project.createdAt,
         updated_at: project.createdAt,
       })
-      .returning(COLUMNS)
-      .executeTakeFirstOrThrow()) as ProjectRow;
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return toProject(row);
   }
 
@@ -68,26 +59,26 @@ export class PostgresProjectRepository implements ProjectRepository {
   }
 
   async findById(organizationId: number, id: number): Promise<Project | null> {
-    const row = (await this.database.db
+    const row = await this.database.db
       .selectFrom('project')
-      .select(COLUMNS)
+      .selectAll()
       .where('organization_id', '=', organizationId)
       .where('id', '=', id)
-      .executeTakeFirst()) as ProjectRow | undefined;
+      .executeTakeFirst();
     return row ? toProject(row) : null;
   }
 
   async update(organizationId: number, id: number, patch: ProjectPatch): Promise<Project | null> {
-    const changes: Partial<ProjectRow> = { updated_at: patch.updatedAt };
+    const changes: Updateable<Tables['project']> = { updated_at: patch.updatedAt };
     if (patch.name !== undefined) changes.name = patch.name;
     if (patch.description !== undefined) changes.description = patch.description;
-    const row = (await this.database.db
+    const row = await this.database.db
       .updateTable('project')
       .set(changes)
       .where('organization_id', '=', organizationId)
       .where('id', '=', id)
-      .returning(COLUMNS)
-      .executeTakeFirst()) as ProjectRow | undefined;
+      .returningAll()
+      .executeTakeFirst();
     return row ? toProject(row) : null;
   }
 

@@ -32,11 +32,11 @@ export class PostgresSessionStore implements SessionStore {
   constructor(private readonly database: Database) {}
 
   async create(input: { userId: number; tokenHash: string; createdAt: Date; expiresAt: Date }): Promise<{ id: number }> {
-    const row = (await this.database.db
+    const row = await this.database.db
       .insertInto('session')
       .values({ user_id: input.userId, token_hash: input.tokenHash, created_at: input.createdAt, expires_at: input.expiresAt })
       .returning('id')
-      .executeTakeFirstOrThrow()) as { id: string | number };
+      .executeTakeFirstOrThrow();
     return { id: Number(row.id) };
   }
 

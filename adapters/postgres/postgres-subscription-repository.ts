@@ -1,18 +1,11 @@
 import type { Subscription, SubscriptionChange } from '../../core/billing/subscription';
 import { isSubscriptionStatus } from '../../core/billing/subscription';
 import type { SubscriptionRepository } from '../../core/billing/subscription-repository.port';
+import type { Selectable } from 'kysely';
 import type { Database } from './database';
+import type { Tables } from './schema/tables';
 
-interface SubscriptionRow {
-  organization_id: number;
-  status: string;
-  stripe_customer_id: string | null;
-  stripe_subscription_id: string | null;
-  price_id: string | null;
-  current_period_end: string | null;
-  event_at: string;
-  updated_at: string;
-}
+type SubscriptionRow = Selectable<Tables['subscription']>;
 
 function toSubscription(row: SubscriptionRow): Subscription {
   if (!isSubscriptionStatus(row.status)) throw new Error(`Unknown subscription status in the database: ${row.status}`);
@@ -54,22 +47,22 @@ export class PostgresSubscriptionRepository implements SubscriptionRepository {
   constructor(private readonly database: Database) {}
 
   async findByOrganization(organizationId: number): Promise<Subscription | null> {
-    const row = (await this.database.db
+    const row = await this.database.db
       .selectFrom('subscription')
       .selectAll()
       .where('organization_id', '=', organizationId)
-      .executeTakeFirst()) as SubscriptionRow | undefined;
+      .executeTakeFirst();
     return row ? toSubscription(row) : null;
   }
 
   async findOrganizationByCustomer(customerId: string): Promise<number | null> {
-    const row = (await this.database.db
+    const row = await this.database.db
       .selectFrom('subscription')
       .select('organization_id')
       .where('stripe_customer_id', '=', customerId)
       .orderBy('updated_at', 'desc')
       .limit(1)
-      .executeTakeFirst()) as { organization_id: number } | undefined;
+      .executeTakeFirst();
     return row?.organization_id ?? null;
   }
 

@@ -1,34 +1,12 @@
 import type { RoleName } from '../../core/accounts/role';
-import type { AccountStatus, User } from '../../core/accounts/user';
+import type { User } from '../../core/accounts/user';
 import type { NewUser, UserRepository } from '../../core/accounts/user-repository.port';
 import { DomainError } from '../../core/shared/domain-error';
+import type { Selectable } from 'kysely';
 import type { Database } from './database';
+import type { Tables } from './schema/tables';
 
-interface UserRow {
-  id: number;
-  organization_id: number;
-  email: string;
-  password_hash: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  role: RoleName;
-  email_verified_at: string | Date | null;
-  status: AccountStatus;
-  created_at: string | Date;
-}
-
-const COLUMNS = [
-  'id',
-  'organization_id',
-  'email',
-  'password_hash',
-  'first_name',
-  'last_name',
-  'role',
-  'email_verified_at',
-  'status',
-  'created_at',
-];
+type UserRow = Selectable<Tables['app_user']>;
 
 const toUser = (row: UserRow): User => ({
   id: row.id,
@@ -50,7 +28,7 @@ export class PostgresUserRepository implements UserRepository {
     const now = this.database.now();
     // ON CONFLICT instead of catching SQLSTATE 23505: a unique violation would abort the caller's
     // transaction, while a taken email is an expected failure the caller may handle and go on.
-    const row = (await this.database.db
+    const row = await this.database.db
       .insertInto('app_user')
       .values({
         organization_id: user.organizationId,
@@ -64,23 +42,19 @@ export class PostgresUserRepository implements UserRepository {
         updated_at: now,
       })
       .onConflict((conflict) => conflict.column('email').doNothing())
-      .returning(COLUMNS)
-      .executeTakeFirst()) as UserRow | undefined;
+      .returningAll()
+      .executeTakeFirst();
     if (!row) throw new DomainError('EMAIL_ALREADY_EXISTS', 'An account with this email already exists');
     return toUser(row);
   }
 
   async findById(id: number): Promise<User | null> {
-    const row = (await this.database.db.selectFrom('app_user').select(COLUMNS).where('id', '=', id).executeTakeFirst()) as
-      | UserRow
-      | undefined;
+    const row = await this.database.db.selectFrom('app_user').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toUser(row) : null;
   }
 
   async findByEmail(email: string): Promise<User | null> {
-    const row = (await this.database.db.selectFrom('app_user').select(COLUMNS).where('email', '=', email).executeTakeFirst()) as
-      | UserRow
-      | undefined;
+    const row = await this.database.db.selectFrom('app_user').selectAll().where('email', '=', email).executeTakeFirst();
     return row ? toUser(row) : null;
   }
 
@@ -104,23 +78,23 @@ export class PostgresUserRepository implements UserRepository {
   }
 
   async listByOrganization(organizationId: number): Promise<User[]> {
-    const rows = (await this.database.db
+    const rows = await this.database.db
       .selectFrom('app_user')
-      .select(COLUMNS)
+      .selectAll()
       .where('organization_id', '=', organizationId)
       .orderBy('id')
-      .execute()) as UserRow[];
+      .execute();
     return rows.map(toUser);
   }
 
   async updateRole(organizationId: number, userId: number, role: RoleName): Promise<User | null> {
-    const row = (await this.database.db
+    const row = await this.database.db
       .updateTable('app_user')
       .set({ role, updated_at: this.database.now() })
       .where('id', '=', userId)
       .where('organization_id', '=', organizationId)
-      .returning(COLUMNS)
-      .executeTakeFirst()) as UserRow | undefined;
+      .returningAll()
+      .executeTakeFirst();
     return row ? toUser(row) : null;
   }
 
@@ -135,12 +109,12 @@ export class PostgresUserRepository implements UserRepository {
   }
 
   async countByRole(organizationId: number, role: RoleName): Promise<number> {
-    const row = (await this.database.db
+    const row = await this.database.db
       .selectFrom('app_user')
       .select((eb) => eb.fn.countAll().as('count'))
       .where('organization_id', '=', organizationId)
       .where('role', '=', role)
-      .executeTakeFirst()) as { count: string | number } | undefined;
+      .executeTakeFirst();
     return Number(row?.count ?? 0);
   }
 }

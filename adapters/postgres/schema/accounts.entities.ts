@@ -1,141 +1,89 @@
-import { EntitySchema } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
+import type { TokenPurpose } from '../../../core/accounts/one-time-token-store.port';
+import type { RoleName } from '../../../core/accounts/role';
+import type { AccountStatus } from '../../../core/accounts/user';
 
 /**
  * Accounts tables. These schemas are the single declaration of each table: migrations are
- * generated from them (`npm run migration:create`) and a test fails when the two disagree.
- * Columns carry no time defaults: every timestamp is written from the Clock.
+ * generated from them (`npm run migration:create`), a test fails when the two disagree, and the
+ * row types of both adapter families are inferred from them (`./tables.ts`). Columns carry no
+ * time defaults: every timestamp is written from the Clock.
  */
-export interface OrganizationEntity {
-  id: number;
-  name: string;
-  status: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export const OrganizationSchema = new EntitySchema<OrganizationEntity>({
+export const OrganizationSchema = defineEntity({
   name: 'Organization',
   tableName: 'organization',
   properties: {
-    id: { type: 'integer', primary: true, autoincrement: true },
-    name: { type: 'string', length: 200 },
-    status: { type: 'string', length: 20, default: 'active' },
-    createdAt: { type: 'Date', columnType: 'timestamptz' },
-    updatedAt: { type: 'Date', columnType: 'timestamptz' },
+    id: p.integer().primary().autoincrement(),
+    name: p.string().length(200),
+    status: p.string().$type<AccountStatus>().length(20).default('active'),
+    createdAt: p.datetime().columnType('timestamptz'),
+    updatedAt: p.datetime().columnType('timestamptz'),
   },
 });
 
-export interface UserEntity {
-  id: number;
-  organization: OrganizationEntity;
-  email: string;
-  passwordHash?: string;
-  firstName?: string;
-  lastName?: string;
-  role: string;
-  emailVerifiedAt?: Date;
-  status: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export const UserSchema = new EntitySchema<UserEntity>({
+export const UserSchema = defineEntity({
   name: 'User',
   tableName: 'app_user',
   indexes: [{ name: 'app_user_organization_id_role_index', properties: ['organization', 'role'] }],
   properties: {
-    id: { type: 'integer', primary: true, autoincrement: true },
-    organization: { kind: 'm:1', entity: () => OrganizationSchema, updateRule: 'cascade', deleteRule: 'cascade', index: false },
-    email: { type: 'string', length: 320, unique: true },
-    passwordHash: { type: 'string', length: 100, nullable: true },
-    firstName: { type: 'string', length: 100, nullable: true },
-    lastName: { type: 'string', length: 100, nullable: true },
-    role: { type: 'string', length: 20 },
-    emailVerifiedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
-    status: { type: 'string', length: 20, default: 'active' },
-    createdAt: { type: 'Date', columnType: 'timestamptz' },
-    updatedAt: { type: 'Date', columnType: 'timestamptz' },
+    id: p.integer().primary().autoincrement(),
+    organization: p.manyToOne(OrganizationSchema).updateRule('cascade').deleteRule('cascade').index(false),
+    email: p.string().length(320).unique(),
+    passwordHash: p.string().length(100).nullable(),
+    firstName: p.string().length(100).nullable(),
+    lastName: p.string().length(100).nullable(),
+    role: p.string().$type<RoleName>().length(20),
+    emailVerifiedAt: p.datetime().columnType('timestamptz').nullable(),
+    status: p.string().$type<AccountStatus>().length(20).default('active'),
+    createdAt: p.datetime().columnType('timestamptz'),
+    updatedAt: p.datetime().columnType('timestamptz'),
   },
 });
 
-export interface SessionEntity {
-  id: number;
-  tokenHash: string;
-  user: UserEntity;
-  createdAt: Date;
-  expiresAt: Date;
-}
-
-export const SessionSchema = new EntitySchema<SessionEntity>({
+export const SessionSchema = defineEntity({
   name: 'Session',
   tableName: 'session',
   properties: {
-    id: { type: 'bigint', primary: true, autoincrement: true },
-    tokenHash: { type: 'string', length: 64, unique: true },
-    user: { kind: 'm:1', entity: () => UserSchema, updateRule: 'cascade', deleteRule: 'cascade', index: true },
-    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    id: p.bigint().primary().autoincrement(),
+    tokenHash: p.string().length(64).unique(),
+    user: p.manyToOne(UserSchema).updateRule('cascade').deleteRule('cascade').index(),
+    createdAt: p.datetime().columnType('timestamptz'),
     // Serves the prune job: "expired before a cutoff", oldest first, in bounded batches.
-    expiresAt: { type: 'Date', columnType: 'timestamptz', index: true },
+    expiresAt: p.datetime().columnType('timestamptz').index(),
   },
 });
 
-export interface OneTimeTokenEntity {
-  id: number;
-  tokenHash: string;
-  purpose: string;
-  user: UserEntity;
-  expiresAt: Date;
-  usedAt?: Date;
-  createdAt: Date;
-}
-
-export const OneTimeTokenSchema = new EntitySchema<OneTimeTokenEntity>({
+export const OneTimeTokenSchema = defineEntity({
   name: 'OneTimeToken',
   tableName: 'one_time_token',
   properties: {
-    id: { type: 'bigint', primary: true, autoincrement: true },
-    tokenHash: { type: 'string', length: 64, unique: true },
-    purpose: { type: 'string', length: 30 },
-    user: { kind: 'm:1', entity: () => UserSchema, updateRule: 'cascade', deleteRule: 'cascade', index: true },
-    expiresAt: { type: 'Date', columnType: 'timestamptz' },
-    usedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
-    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    id: p.bigint().primary().autoincrement(),
+    tokenHash: p.string().length(64).unique(),
+    purpose: p.string().$type<TokenPurpose>().length(30),
+    user: p.manyToOne(UserSchema).updateRule('cascade').deleteRule('cascade').index(),
+    expiresAt: p.datetime().columnType('timestamptz'),
+    usedAt: p.datetime().columnType('timestamptz').nullable(),
+    createdAt: p.datetime().columnType('timestamptz'),
   },
 });
 
-export interface EmailOutboxEntity {
-  id: number;
-  idempotencyKey: string;
-  recipient: string;
-  subject: string;
-  textBody: string;
-  htmlBody: string;
-  tag?: string;
-  status: string;
-  attempts: number;
-  nextAttemptAt: Date;
-  lastError?: string;
-  createdAt: Date;
-  sentAt?: Date;
-}
-
-export const EmailOutboxSchema = new EntitySchema<EmailOutboxEntity>({
+export const EmailOutboxSchema = defineEntity({
   name: 'EmailOutbox',
   tableName: 'email_outbox',
   indexes: [{ name: 'email_outbox_status_next_attempt_at_index', properties: ['status', 'nextAttemptAt'] }],
   properties: {
-    id: { type: 'bigint', primary: true, autoincrement: true },
-    idempotencyKey: { type: 'uuid', unique: true },
-    recipient: { type: 'string', length: 320 },
-    subject: { type: 'string', length: 500 },
-    textBody: { type: 'text' },
-    htmlBody: { type: 'text' },
-    tag: { type: 'string', length: 50, nullable: true },
-    status: { type: 'string', length: 20, default: 'pending' },
-    attempts: { type: 'integer', default: 0 },
-    nextAttemptAt: { type: 'Date', columnType: 'timestamptz' },
-    lastError: { type: 'text', nullable: true },
-    createdAt: { type: 'Date', columnType: 'timestamptz' },
-    sentAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    id: p.bigint().primary().autoincrement(),
+    idempotencyKey: p.uuid().unique(),
+    recipient: p.string().length(320),
+    subject: p.string().length(500),
+    textBody: p.text(),
+    htmlBody: p.text(),
+    tag: p.string().length(50).nullable(),
+    status: p.string().length(20).default('pending'),
+    attempts: p.integer().default(0),
+    nextAttemptAt: p.datetime().columnType('timestamptz'),
+    lastError: p.text().nullable(),
+    createdAt: p.datetime().columnType('timestamptz'),
+    sentAt: p.datetime().columnType('timestamptz').nullable(),
   },
 });

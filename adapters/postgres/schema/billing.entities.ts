@@ -1,48 +1,32 @@
-import { EntitySchema } from '@mikro-orm/core';
-import { OrganizationSchema, type OrganizationEntity } from './accounts.entities';
-
-export interface SubscriptionEntity {
-  organization: OrganizationEntity;
-  status: string;
-  stripeCustomerId?: string;
-  stripeSubscriptionId?: string;
-  priceId?: string;
-  currentPeriodEnd?: Date;
-  eventAt: Date;
-  updatedAt: Date;
-}
+import { defineEntity, p } from '@mikro-orm/core';
+import { OrganizationSchema } from './accounts.entities';
 
 /**
  * One row per organization that ever started a subscription, written only by provider webhooks.
  * `event_at` is when the provider emitted the event the row reflects: older events lose.
  */
-export const SubscriptionSchema = new EntitySchema<SubscriptionEntity>({
+export const SubscriptionSchema = defineEntity({
   name: 'Subscription',
   tableName: 'subscription',
   properties: {
-    organization: { kind: 'm:1', entity: () => OrganizationSchema, primary: true, deleteRule: 'cascade' },
-    status: { type: 'string', length: 32 },
+    organization: p.manyToOne(OrganizationSchema).primary().deleteRule('cascade'),
+    status: p.string().length(32),
     // Serves events that name only the customer (subscriptions created outside our checkout).
-    stripeCustomerId: { type: 'string', length: 255, nullable: true, index: true },
-    stripeSubscriptionId: { type: 'string', length: 255, nullable: true },
-    priceId: { type: 'string', length: 255, nullable: true },
-    currentPeriodEnd: { type: 'Date', columnType: 'timestamptz', nullable: true },
-    eventAt: { type: 'Date', columnType: 'timestamptz' },
-    updatedAt: { type: 'Date', columnType: 'timestamptz' },
+    stripeCustomerId: p.string().length(255).nullable().index(),
+    stripeSubscriptionId: p.string().length(255).nullable(),
+    priceId: p.string().length(255).nullable(),
+    currentPeriodEnd: p.datetime().columnType('timestamptz').nullable(),
+    eventAt: p.datetime().columnType('timestamptz'),
+    updatedAt: p.datetime().columnType('timestamptz'),
   },
 });
 
-export interface BillingEventEntity {
-  eventId: string;
-  receivedAt: Date;
-}
-
 /** Provider event ids already handled: a redelivered webhook is acknowledged and skipped. */
-export const BillingEventSchema = new EntitySchema<BillingEventEntity>({
+export const BillingEventSchema = defineEntity({
   name: 'BillingEvent',
   tableName: 'billing_event',
   properties: {
-    eventId: { type: 'string', length: 255, primary: true },
-    receivedAt: { type: 'Date', columnType: 'timestamptz' },
+    eventId: p.string().length(255).primary(),
+    receivedAt: p.datetime().columnType('timestamptz'),
   },
 });

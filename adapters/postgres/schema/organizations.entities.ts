@@ -1,39 +1,27 @@
-import { EntitySchema } from '@mikro-orm/core';
-import { OrganizationSchema, UserSchema, type OrganizationEntity, type UserEntity } from './accounts.entities';
-
-export interface InvitationEntity {
-  id: number;
-  organization: OrganizationEntity;
-  email: string;
-  role: string;
-  tokenHash: string;
-  invitedByUser?: UserEntity;
-  expiresAt: Date;
-  acceptedAt?: Date;
-  revokedAt?: Date;
-  createdAt: Date;
-}
+import { defineEntity, p } from '@mikro-orm/core';
+import type { RoleName } from '../../../core/accounts/role';
+import { OrganizationSchema, UserSchema } from './accounts.entities';
 
 /**
  * Invitations into an organization. Only the SHA-256 of the emailed token is stored. Deleting the
  * organization deletes its invitations; deleting the inviting user keeps them (who invited is
  * history, not a condition of the invitation).
  */
-export const InvitationSchema = new EntitySchema<InvitationEntity>({
+export const InvitationSchema = defineEntity({
   name: 'Invitation',
   tableName: 'invitation',
   properties: {
-    id: { type: 'integer', primary: true, autoincrement: true },
+    id: p.integer().primary().autoincrement(),
     // Serves the organization's list and the cascade from organization.
-    organization: { kind: 'm:1', entity: () => OrganizationSchema, updateRule: 'cascade', deleteRule: 'cascade', index: true },
+    organization: p.manyToOne(OrganizationSchema).updateRule('cascade').deleteRule('cascade').index(),
     // Serves re-invitation (same email replaces) and the identity provider's lookup by email.
-    email: { type: 'string', length: 320, index: true },
-    role: { type: 'string', length: 20 },
-    tokenHash: { type: 'string', length: 64, unique: true },
-    invitedByUser: { kind: 'm:1', entity: () => UserSchema, updateRule: 'cascade', deleteRule: 'set null', nullable: true, index: false },
-    expiresAt: { type: 'Date', columnType: 'timestamptz' },
-    acceptedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
-    revokedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
-    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    email: p.string().length(320).index(),
+    role: p.string().$type<RoleName>().length(20),
+    tokenHash: p.string().length(64).unique(),
+    invitedByUser: p.manyToOne(UserSchema).updateRule('cascade').deleteRule('set null').nullable().index(false),
+    expiresAt: p.datetime().columnType('timestamptz'),
+    acceptedAt: p.datetime().columnType('timestamptz').nullable(),
+    revokedAt: p.datetime().columnType('timestamptz').nullable(),
+    createdAt: p.datetime().columnType('timestamptz'),
   },
 });
