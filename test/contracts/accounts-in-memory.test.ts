@@ -5,13 +5,14 @@ import { InMemoryOrganizationRepository } from '../../adapters/in-memory/in-memo
 import { InMemorySessionStore } from '../../adapters/in-memory/in-memory-session-store';
 import { InMemoryStore } from '../../adapters/in-memory/in-memory-store';
 import { InMemoryUserRepository } from '../../adapters/in-memory/in-memory-user-repository';
+import { FakeClock } from '../support/fake-clock';
 import { describeEmailOutboxContract } from './email-outbox.contract';
 import { describeOneTimeTokenStoreContract } from './one-time-token-store.contract';
 import { describeOrganizationRepositoryContract } from './organization-repository.contract';
 import { describeSessionStoreContract } from './session-store.contract';
 import { aNewUser, describeUserRepositoryContract } from './user-repository.contract';
 
-function inMemoryAccounts(store = new InMemoryStore()) {
+function inMemoryAccounts(clock = new FakeClock(), store = new InMemoryStore({ clock })) {
   const outbox = new InMemoryEmailOutbox(store);
   return {
     store,
@@ -25,6 +26,13 @@ function inMemoryAccounts(store = new InMemoryStore()) {
       await store.unitOfWork.exclusive(() => store.deleteOrganization(id));
     },
     pendingEmails: () => outbox.pending(),
+    clock,
+    async tokenTimes(tokenHash: string) {
+      const token = [...store.oneTimeTokens.values()].find((row) => row.tokenHash === tokenHash);
+      if (!token) throw new Error('no such token');
+      return { createdAt: token.createdAt, usedAt: token.usedAt };
+    },
+    enqueuedAt: async () => [...store.emailOutbox.values()].map((row) => row.createdAt),
     teardown: async () => undefined,
   };
 }

@@ -6,6 +6,7 @@ import { PostgresSessionStore } from '../../adapters/postgres/postgres-session-s
 import { PostgresUserRepository } from '../../adapters/postgres/postgres-user-repository';
 import type { Database } from '../../adapters/postgres/database';
 import type { EmailMessage } from '../../core/email/mailer.port';
+import type { FakeClock } from '../support/fake-clock';
 import { describeEmailOutboxContract } from './email-outbox.contract';
 import { describeOneTimeTokenStoreContract } from './one-time-token-store.contract';
 import { describeOrganizationRepositoryContract } from './organization-repository.contract';
@@ -16,14 +17,14 @@ import { describeUserRepositoryContract } from './user-repository.contract';
  * Runs every accounts contract suite on a PostgreSQL-speaking database (server or PGlite).
  * `database()` is read lazily: the caller opens it in its own beforeAll.
  */
-export function describeAccountsOnPostgres(name: string, database: () => Database): void {
+export function describeAccountsOnPostgres(name: string, database: () => Database, clock: FakeClock): void {
   // Every test (and every fast-check run) starts from empty tables of the caller's own database.
   const setup = async () => {
     // DELETE, not TRUNCATE: on tables this small it is ~100x faster, and the model test calls
     // setup once per run. The foreign keys cascade from organization to every accounts table.
     await database().run('delete from organization', []);
     await database().run('delete from email_outbox', []);
-    return postgresAccounts(database());
+    return postgresAccounts(database(), clock);
   };
   describe(`accounts contracts: ${name}`, () => {
     describeOrganizationRepositoryContract(name, setup);
@@ -34,7 +35,7 @@ export function describeAccountsOnPostgres(name: string, database: () => Databas
   });
 }
 
-function postgresAccounts(database: Database) {
+function postgresAccounts(database: Database, clock: FakeClock) {
   return {
     organizations: new PostgresOrganizationRepository(database),
     users: new PostgresUserRepository(database),
@@ -60,6 +61,19 @@ function postgresAccounts(database: Database) {
         idempotencyKey: String(row.idempotency_key),
         ...(row.tag === null ? {} : { tag: String(row.tag) }),
       }));
+    },
+    clock,
+    async tokenTimes(tokenHash: string) {
+      const [row] = await database.select<{ created_at: string; used_at: string | null }>(
+        'select created_at, used_at from one_time_token where token_hash = $1',
+        [tokenHash],
+      );
+      if (!row) throw new Error('no such token');
+      return { createdAt: new Date(row.created_at), usedAt: row.used_at === null ? null : new Date(row.used_at) };
+    },
+    async enqueuedAt() {
+      const rows = await database.select<{ created_at: string }>('select created_at from email_outbox order by id', []);
+      return rows.map((row) => new Date(row.created_at));
     },
     teardown: async () => undefined,
   };

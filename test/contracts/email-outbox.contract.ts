@@ -4,6 +4,8 @@ import type { UserRepository } from '../../core/accounts/user-repository.port';
 import type { EmailOutbox } from '../../core/email/email-outbox.port';
 import type { EmailMessage } from '../../core/email/mailer.port';
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
+import type { FakeClock } from '../support/fake-clock';
+import { CLOCK_TIME } from './organization-repository.contract';
 import { aNewUser } from './user-repository.contract';
 
 export interface EmailOutboxHarness {
@@ -13,6 +15,10 @@ export interface EmailOutboxHarness {
   unitOfWork: UnitOfWork;
   /** What is waiting for delivery, oldest first (read the store's way: the port only writes). */
   pendingEmails(): Promise<EmailMessage[]>;
+  /** The clock the adapters stamp bookkeeping times from. */
+  clock: FakeClock;
+  /** When each stored email was enqueued, oldest first (read the store's way). */
+  enqueuedAt(): Promise<Date[]>;
   teardown(): Promise<void>;
 }
 
@@ -47,6 +53,15 @@ export function describeEmailOutboxContract(name: string, setup: () => Promise<E
       const [pending, ...rest] = await h.pendingEmails();
       expect(rest).toEqual([]);
       expect(pending).toEqual({ ...message, idempotencyKey: expect.stringMatching(UUID) });
+    });
+
+    it("stamps the enqueue time from the adapter's clock", async () => {
+      h.clock.set(CLOCK_TIME);
+      await h.outbox.enqueue(aMessage());
+      h.clock.advance(1);
+      await h.outbox.enqueue(aMessage());
+
+      expect(await h.enqueuedAt()).toEqual([CLOCK_TIME, new Date(CLOCK_TIME.getTime() + 1)]);
     });
 
     it('keeps a message without a tag', async () => {

@@ -4,6 +4,8 @@ import type { OrganizationRepository } from '../../core/accounts/organization-re
 import type { User } from '../../core/accounts/user';
 import type { UserRepository } from '../../core/accounts/user-repository.port';
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
+import type { FakeClock } from '../support/fake-clock';
+import { CLOCK_TIME } from './organization-repository.contract';
 import { aNewUser, aTokenHash } from './user-repository.contract';
 
 export interface OneTimeTokenStoreHarness {
@@ -11,6 +13,10 @@ export interface OneTimeTokenStoreHarness {
   users: UserRepository;
   tokens: OneTimeTokenStore;
   unitOfWork: UnitOfWork;
+  /** The clock the adapters stamp bookkeeping times from. */
+  clock: FakeClock;
+  /** The token's stamps, read the store's way (the port does not return them). */
+  tokenTimes(tokenHash: string): Promise<{ createdAt: Date; usedAt: Date | null }>;
   teardown(): Promise<void>;
 }
 
@@ -46,6 +52,20 @@ export function describeOneTimeTokenStoreContract(name: string, setup: () => Pro
 
       await expect(h.tokens.consume('verify_email', token, NOW)).resolves.toBe(user.id);
       await expect(h.tokens.consume('verify_email', token, NOW)).resolves.toBeNull();
+    });
+
+    it("stamps issue and revocation from the adapter's clock, and consumption at the given now", async () => {
+      h.clock.set(CLOCK_TIME);
+      const consumed = await issue(user, 'verify_email');
+      const revoked = await issue(user, 'reset_password');
+      expect(await h.tokenTimes(consumed)).toEqual({ createdAt: CLOCK_TIME, usedAt: null });
+
+      await h.tokens.consume('verify_email', consumed, NOW);
+      h.clock.advance(1_234);
+      await h.tokens.revokeAll(user.id, 'reset_password');
+
+      expect(await h.tokenTimes(consumed)).toEqual({ createdAt: CLOCK_TIME, usedAt: NOW });
+      expect(await h.tokenTimes(revoked)).toEqual({ createdAt: CLOCK_TIME, usedAt: new Date(CLOCK_TIME.getTime() + 1_234) });
     });
 
     it('answers null for an unknown token', async () => {

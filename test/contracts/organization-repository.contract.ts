@@ -1,10 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
+import type { FakeClock } from '../support/fake-clock';
 
 export interface OrganizationRepositoryHarness {
   organizations: OrganizationRepository;
+  /** The clock the adapters stamp bookkeeping times from. */
+  clock: FakeClock;
   teardown(): Promise<void>;
 }
+
+/** A time no test passes in: a stamp equal to it came from the harness's clock. */
+export const CLOCK_TIME = new Date('2031-02-03T04:05:06.789Z');
 
 export function describeOrganizationRepositoryContract(
   name: string,
@@ -27,6 +33,15 @@ export function describeOrganizationRepositoryContract(
       expect(created).toEqual({ id: expect.any(Number), name: 'Acme Ltd', status: 'active', createdAt: expect.any(Date) });
       expect(created.createdAt.getTime()).not.toBeNaN();
       expect(await h.organizations.findById(created.id)).toEqual(created);
+    });
+
+    it("stamps createdAt from the adapter's clock", async () => {
+      h.clock.set(CLOCK_TIME);
+
+      const created = await h.organizations.create({ name: 'Acme Ltd' });
+
+      expect(created.createdAt).toEqual(CLOCK_TIME);
+      expect((await h.organizations.findById(created.id))?.createdAt).toEqual(CLOCK_TIME);
     });
 
     it('answers null, not an error, for an unknown id', async () => {

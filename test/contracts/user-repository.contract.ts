@@ -5,8 +5,12 @@ import type { OrganizationRepository } from '../../core/accounts/organization-re
 import type { SessionStore } from '../../core/accounts/session-store.port';
 import type { NewUser, UserRepository } from '../../core/accounts/user-repository.port';
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
+import type { FakeClock } from '../support/fake-clock';
+import { CLOCK_TIME } from './organization-repository.contract';
 
 export interface UserRepositoryHarness {
+  /** The clock the adapters stamp bookkeeping times from. */
+  clock: FakeClock;
   organizations: OrganizationRepository;
   users: UserRepository;
   sessions: SessionStore;
@@ -69,6 +73,15 @@ export function describeUserRepositoryContract(name: string, setup: () => Promis
       expect(user.createdAt.getTime()).not.toBeNaN();
       expect(await h.users.findById(user.id)).toEqual(user);
       expect(await h.users.findByEmail(input.email)).toEqual(user);
+    });
+
+    it("stamps createdAt from the adapter's clock", async () => {
+      h.clock.set(CLOCK_TIME);
+
+      const created = await h.users.create(aNewUser(orgId));
+
+      expect(created.createdAt).toEqual(CLOCK_TIME);
+      expect((await h.users.findById(created.id))?.createdAt).toEqual(CLOCK_TIME);
     });
 
     it('keeps null password and names (identity-provider accounts)', async () => {
