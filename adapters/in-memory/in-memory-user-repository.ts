@@ -108,6 +108,10 @@ export class InMemoryUserRepository implements UserRepository {
     );
   }
 
+  countSysAdmins(): Promise<number> {
+    return this.store.unitOfWork.exclusive(() => [...this.store.users.values()].filter((row) => row.role === 'sys_admin').length);
+  }
+
   private byEmail(email: string): UserRow | undefined {
     for (const row of this.store.users.values()) if (row.email === email) return row;
     return undefined;

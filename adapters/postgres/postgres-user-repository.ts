@@ -117,4 +117,11 @@ export class PostgresUserRepository implements UserRepository {
       .executeTakeFirst();
     return Number(row?.count ?? 0);
   }
+
+  async countSysAdmins(): Promise<number> {
+    // FOR UPDATE, not count(*): the rows stay locked for the caller's transaction, and a waiter
+    // re-reads a row changed meanwhile, so the last two sys_admins cannot both step down.
+    const rows = (await this.database.db('app_user').select('id').where({ role: 'sys_admin' }).forUpdate()) as unknown[];
+    return rows.length;
+  }
 }

@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { TOKENS } from './tokens';
+import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import type { Database } from '../../adapters/postgres/database';
 import { PostgresInvitationRepository } from '../../adapters/postgres/postgres-invitation-repository';
 import type { AccountsSettings } from '../../core/accounts/accounts-ports';
@@ -49,7 +50,7 @@ export function organizationsModule(): ContainerModule {
         listMembers: new ListMembers(ports.users),
         changeMemberRole: new ChangeMemberRole(ports),
         removeMember: new RemoveMember(ports),
-        createInvitation: new CreateInvitation(ports, settings),
+        createInvitation: new CreateInvitation(ports, settings, ctx.get<RateLimiter>(TOKENS.RateLimiter)),
         listInvitations: new ListInvitations(ports),
         revokeInvitation: new RevokeInvitation(ports),
         acceptInvitation: new AcceptInvitation(ports),

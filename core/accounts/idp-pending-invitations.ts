@@ -8,7 +8,7 @@ import type { PendingInvitations } from './idp-login';
  * email stands in for the link's proof of address.
  */
 export class IdpPendingInvitations implements PendingInvitations {
-  constructor(private readonly ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'clock' | 'unitOfWork'>) {}
+  constructor(private readonly ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'organizations' | 'clock' | 'unitOfWork'>) {}
 
   async acceptFor(email: string, profile: { firstName: string | null; lastName: string | null }): Promise<{ userId: number } | null> {
     const invitation = await this.ports.invitations.findPendingByEmail(email, this.ports.clock.now());

@@ -28,4 +28,10 @@ export interface UserRepository {
   /** Scoped to the organization; cascades to sessions, tokens and projects. Returns whether a row was deleted. */
   delete(organizationId: number, userId: number): Promise<boolean>;
   countByRole(organizationId: number, role: RoleName): Promise<number>;
+  /**
+   * Every sys_admin in the system, whatever their organization. Inside a transaction their rows
+   * stay locked until it ends, so two sys_admins stepping down at once queue, and the second
+   * counts after the first's change.
+   */
+  countSysAdmins(): Promise<number>;
 }

@@ -62,7 +62,7 @@ describe('invitationEmail', () => {
   it('links to /invite/accept and names the organization, the role and the 7-day expiry', () => {
     expect(email.text).toContain('https://app.example.com/invite/accept?token=inv');
     expect(email.html).toContain('href="https://app.example.com/invite/accept?token=inv"');
-    expect(email.subject).toContain('Globex');
+    expect(email.subject).toBe('You have been invited to Acme');
     expect(email.text).toContain('Globex');
     expect(email.text).toContain('org admin');
     expect(email.text).toContain('7 days');
@@ -75,9 +75,10 @@ describe('invitationEmail', () => {
     expect(hostile.text).toContain(evil);
   });
 
-  it('keeps the subject on one line whatever the organization name holds', () => {
-    const hostile = invitationEmail({ ...ctx, token: 'i', organizationName: 'A\r\nBcc: victim@example.com', role: 'member' });
-    expect(hostile.subject).not.toMatch(/[\r\n]/);
+  it('keeps the organization name, which any signup chooses, out of the subject', () => {
+    const hostile = invitationEmail({ ...ctx, token: 'i', organizationName: 'Your account is locked\r\nBcc: victim@example.com', role: 'member' });
+    expect(hostile.subject).toBe('You have been invited to Acme');
+    expect(hostile.text).toContain('the organization named “Your account is locked');
   });
 
   it('escapes a hostile app name and base URL too', () => {

@@ -106,11 +106,16 @@ export const passwordResetEmail = (input: TokenEmailInput): RenderedEmail =>
     footer: 'This link expires in 1 hour and works once. If you did not ask for it, you can ignore this email.',
   });
 
+/**
+ * The organization name is chosen by whoever signed up, so it stays out of the subject (the one
+ * line a mail client shows before anything else, where it would read as our own words) and is
+ * quoted in the body as a name, not as a sentence of ours.
+ */
 export const invitationEmail = (input: InvitationEmailInput): RenderedEmail =>
-  render(`You are invited to join ${input.organizationName} on ${input.appName}`, {
+  render(`You have been invited to ${input.appName}`, {
     appName: input.appName,
     paragraphs: [
-      `You have been invited to join ${input.organizationName} on ${input.appName} with the ${roleLabel(input.role)} role.`,
+      `You have been invited to join the organization named “${input.organizationName}” on ${input.appName} with the ${roleLabel(input.role)} role.`,
     ],
     action: { label: 'Accept invitation', url: link(input.baseWebUrl, '/invite/accept', input.token) },
     footer: 'This invitation expires in 7 days. If you were not expecting it, you can ignore this email.',

@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { organizationsHarness } from '../../test/builders/organizations';
 import { Login } from '../accounts/login.use-case';
 import { AcceptInvitation } from './accept-invitation.use-case';
+import { ChangeMemberRole } from './change-member-role.use-case';
+import { RemoveMember } from './remove-member.use-case';
 import { CreateInvitation } from './create-invitation.use-case';
 import { redeemInvitation } from './redeem-invitation';
 
 async function invited(role: 'readonly' | 'member' | 'org_admin' = 'member') {
   const h = organizationsHarness();
   const { organizationId, users: [admin] } = await h.anOrganization(['org_admin']);
-  const invitation = await new CreateInvitation(h.orgPorts, h.settings).execute(await h.loginAs(admin!), { email: 'new@example.com', role });
+  const invitation = await new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(admin!), { email: 'new@example.com', role });
   return { h, organizationId, invitation, token: await h.invitationToken('new@example.com'), accept: new AcceptInvitation(h.orgPorts) };
 }
 
@@ -67,5 +69,43 @@ describe('AcceptInvitation', () => {
 
     expect(redeemed).toEqual({ userId: expect.any(Number), organizationId: invitation.organizationId, role: 'member' });
     expect(await h.ports.users.findById(redeemed.userId)).toMatchObject({ passwordHash: null, emailVerified: true });
+  });
+
+  it('refuses an invitation whose inviter was removed since (INVALID_TOKEN), even an org_admin one', async () => {
+    const h = organizationsHarness();
+    const { users: [owner, inviter] } = await h.anOrganization(['org_admin', 'org_admin']);
+    await new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(inviter!), { email: 'new@example.com', role: 'org_admin' });
+    const token = await h.invitationToken('new@example.com');
+    await new RemoveMember(h.orgPorts).execute(await h.loginAs(owner!), { userId: inviter!.id });
+
+    await expect(new AcceptInvitation(h.orgPorts).execute({ token, password: 'password-123' })).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    await expect(h.ports.users.findByEmail('new@example.com')).resolves.toBeNull();
+  });
+
+  it('refuses an invitation above what its inviter may grant since a demotion', async () => {
+    const h = organizationsHarness();
+    const { users: [owner, inviter] } = await h.anOrganization(['org_admin', 'org_admin']);
+    const invite = new CreateInvitation(h.orgPorts, h.settings, h.limiter);
+    const inviterCaller = await h.loginAs(inviter!);
+    await invite.execute(inviterCaller, { email: 'admin@example.com', role: 'org_admin' });
+    const adminToken = await h.invitationToken('admin@example.com');
+    await invite.execute(inviterCaller, { email: 'member@example.com', role: 'member' });
+    const memberToken = await h.invitationToken('member@example.com');
+    await new ChangeMemberRole(h.orgPorts).execute(await h.loginAs(owner!), { userId: inviter!.id, role: 'member' });
+
+    const accept = new AcceptInvitation(h.orgPorts);
+    await expect(accept.execute({ token: adminToken, password: 'password-123' })).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    // A member may still grant member: that invitation keeps working.
+    await expect(accept.execute({ token: memberToken, password: 'password-123' })).resolves.toMatchObject({ role: 'member' });
+  });
+
+  it('refuses to join a suspended organization, and keeps the invitation for when it is active again', async () => {
+    const { h, organizationId, invitation, token, accept } = await invited();
+    await h.ports.organizations.setStatus(organizationId, 'suspended');
+
+    await expect(accept.execute({ token, password: 'password-123' })).rejects.toMatchObject({ code: 'ACCOUNT_SUSPENDED' });
+    await expect(h.invitations.findPendingByTokenHash(invitation.tokenHash, h.clock.now())).resolves.not.toBeNull();
+    await h.ports.organizations.setStatus(organizationId, 'active');
+    await expect(accept.execute({ token, password: 'password-123' })).resolves.toMatchObject({ organizationId });
   });
 });

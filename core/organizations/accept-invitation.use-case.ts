@@ -16,7 +16,7 @@ export interface AcceptInvitationInput {
  */
 export class AcceptInvitation {
   constructor(
-    private readonly ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'clock' | 'unitOfWork' | 'passwordHasher' | 'tokenHasher'>,
+    private readonly ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'organizations' | 'clock' | 'unitOfWork' | 'passwordHasher' | 'tokenHasher'>,
   ) {}
 
   async execute(input: AcceptInvitationInput): Promise<RedeemedInvitation> {

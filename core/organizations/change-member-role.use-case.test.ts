@@ -70,4 +70,26 @@ describe('ChangeMemberRole', () => {
       new ChangeMemberRole(h.orgPorts).execute(await h.loginAs(member!), { userId: other!.id, role: 'readonly' }),
     ).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
   });
+
+  it('keeps the last sys_admin of the system from stepping down, even with another administrator beside them', async () => {
+    const h = organizationsHarness();
+    const { users: [root, deputy] } = await h.anOrganization(['sys_admin', 'org_admin'], 'System');
+
+    await expect(new ChangeMemberRole(h.orgPorts).execute(await h.loginAs(root!), { userId: root!.id, role: 'org_admin' })).rejects.toMatchObject({
+      code: 'LAST_ORG_ADMIN',
+      details: { role: 'sys_admin' },
+    });
+    expect((await h.ports.users.findById(root!.id))?.role).toBe('sys_admin');
+    expect(deputy!.role).toBe('org_admin');
+  });
+
+  it('lets a sys_admin step down while another sys_admin exists, in any organization', async () => {
+    const h = organizationsHarness();
+    const { users: [root] } = await h.anOrganization(['sys_admin', 'org_admin'], 'System');
+    await h.anOrganization(['sys_admin'], 'System 2');
+
+    await expect(new ChangeMemberRole(h.orgPorts).execute(await h.loginAs(root!), { userId: root!.id, role: 'org_admin' })).resolves.toMatchObject({
+      role: 'org_admin',
+    });
+  });
 });

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { organizationsHarness } from '../../test/builders/organizations';
-import { CreateInvitation } from './create-invitation.use-case';
+import { vi } from 'vitest';
+import { CreateInvitation, INVITATION_LIMITS } from './create-invitation.use-case';
 
 describe('CreateInvitation', () => {
   it('stores a 7-day invitation with only the token hash, and emails the token', async () => {
     const h = organizationsHarness();
     const { organizationId, users: [admin] } = await h.anOrganization(['org_admin'], 'Acme');
 
-    const invitation = await new CreateInvitation(h.orgPorts, h.settings).execute(await h.loginAs(admin!), {
+    const invitation = await new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(admin!), {
       email: 'New@Example.com',
       role: 'member',
     });
@@ -25,7 +26,7 @@ describe('CreateInvitation', () => {
   it('replaces the pending invitation when the same email is invited again', async () => {
     const h = organizationsHarness();
     const { users: [admin] } = await h.anOrganization(['org_admin']);
-    const invite = new CreateInvitation(h.orgPorts, h.settings);
+    const invite = new CreateInvitation(h.orgPorts, h.settings, h.limiter);
     const caller = await h.loginAs(admin!);
 
     const first = await invite.execute(caller, { email: 'new@example.com', role: 'member' });
@@ -40,7 +41,7 @@ describe('CreateInvitation', () => {
     const { users: [admin] } = await h.anOrganization(['org_admin']);
 
     await expect(
-      new CreateInvitation(h.orgPorts, h.settings).execute(await h.loginAs(admin!), { email: 'x@example.com', role: 'sys_admin' }),
+      new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(admin!), { email: 'x@example.com', role: 'sys_admin' }),
     ).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
     expect(await h.outbox.pending()).toEqual([]);
   });
@@ -50,7 +51,7 @@ describe('CreateInvitation', () => {
     const { users: [sysAdmin] } = await h.anOrganization(['sys_admin']);
 
     await expect(
-      new CreateInvitation(h.orgPorts, h.settings).execute(await h.loginAs(sysAdmin!), { email: 'x@example.com', role: 'sys_admin' }),
+      new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(sysAdmin!), { email: 'x@example.com', role: 'sys_admin' }),
     ).resolves.toMatchObject({ role: 'sys_admin' });
   });
 
@@ -60,7 +61,7 @@ describe('CreateInvitation', () => {
     const { users: [elsewhere] } = await h.anOrganization(['member']);
 
     await expect(
-      new CreateInvitation(h.orgPorts, h.settings).execute(await h.loginAs(admin!), { email: elsewhere!.email.toUpperCase(), role: 'member' }),
+      new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(admin!), { email: elsewhere!.email.toUpperCase(), role: 'member' }),
     ).rejects.toMatchObject({ code: 'EMAIL_ALREADY_EXISTS' });
     expect(await h.outbox.pending()).toEqual([]);
   });
@@ -70,7 +71,58 @@ describe('CreateInvitation', () => {
     const { users: [, member] } = await h.anOrganization(['org_admin', 'member']);
 
     await expect(
-      new CreateInvitation(h.orgPorts, h.settings).execute(await h.loginAs(member!), { email: 'x@example.com', role: 'readonly' }),
+      new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(member!), { email: 'x@example.com', role: 'readonly' }),
     ).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+  });
+
+  it('sends one address at most 5 invitations a day, whichever organizations send them', async () => {
+    const h = organizationsHarness();
+    const invite = new CreateInvitation(h.orgPorts, h.settings, h.limiter);
+    const callers = [];
+    for (let i = 0; i < 3; i += 1) callers.push(await h.loginAs((await h.anOrganization(['org_admin'])).users[0]!));
+
+    const outcomes = [];
+    for (let i = 0; i < 8; i += 1) {
+      outcomes.push(await invite.execute(callers[i % 3]!, { email: 'victim@example.com', role: 'member' }).then(() => 'sent', (e: { code: string }) => e.code));
+    }
+
+    expect(INVITATION_LIMITS.perRecipient.rule).toEqual({ count: 5, windowSeconds: 86_400 });
+    expect(outcomes).toEqual(['sent', 'sent', 'sent', 'sent', 'sent', 'RATE_LIMITED', 'RATE_LIMITED', 'RATE_LIMITED']);
+    expect((await h.outbox.pending()).filter((m) => m.to === 'victim@example.com')).toHaveLength(5);
+    await expect(invite.execute(callers[0]!, { email: 'other@example.com', role: 'member' })).resolves.toBeDefined();
+  });
+
+  it('lets one organization attempt 20 invitations an hour, refused ones included, so it cannot enumerate accounts', async () => {
+    const h = organizationsHarness();
+    const { users: [admin] } = await h.anOrganization(['org_admin']);
+    const caller = await h.loginAs(admin!);
+    const invite = new CreateInvitation(h.orgPorts, h.settings, h.limiter);
+    for (let i = 0; i < 20; i += 1) await h.aUser({ email: `known${i}@example.com` });
+
+    const answers = [];
+    for (let i = 0; i < 21; i += 1) {
+      answers.push(await invite.execute(caller, { email: `known${i}@example.com`, role: 'member' }).catch((e: { code: string }) => e.code));
+    }
+
+    expect(answers.slice(0, 20)).toEqual(Array(20).fill('EMAIL_ALREADY_EXISTS'));
+    expect(answers[20]).toBe('RATE_LIMITED');
+    await expect(invite.execute(caller, { email: 'fresh@example.com', role: 'member' })).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { retry_after: expect.any(Number) },
+    });
+    const other = await h.loginAs((await h.anOrganization(['org_admin'])).users[0]!);
+    await expect(invite.execute(other, { email: 'fresh@example.com', role: 'member' })).resolves.toBeDefined();
+  });
+
+  it('spends a full password-hash comparison on an address that has an account, as a login does', async () => {
+    const h = organizationsHarness();
+    const { users: [admin] } = await h.anOrganization(['org_admin']);
+    await h.aUser({ email: 'known@example.com' });
+    const verify = vi.spyOn(h.ports.passwordHasher, 'verify');
+
+    await expect(
+      new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(admin!), { email: 'known@example.com', role: 'member' }),
+    ).rejects.toMatchObject({ code: 'EMAIL_ALREADY_EXISTS' });
+    expect(verify).toHaveBeenCalledWith('known@example.com', null);
   });
 });

@@ -1,38 +1,64 @@
 import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
 import { normalizeEmail } from '../accounts/user';
-import { resourceNotFound } from '../shared/domain-error';
+import { DomainError, resourceNotFound } from '../shared/domain-error';
+import type { RateLimiter, RateRule } from '../shared/rate-limiter.port';
 import type { Invitation } from './invitation';
 import { issueInvitation } from './issue-invitation';
 import { assertMayGrant, requireRole } from './membership-rules';
 import type { InvitationSettings, OrganizationsPorts } from './organizations-ports';
 
 /**
+ * Any B2C signup is an org_admin, so invitations are open to anyone with a verified address:
+ * without limits they send mail with our name on it to any address, as often as asked, and tell
+ * which addresses are registered. Per organization: every attempt counts, the refused ones too
+ * (that budget is what bounds enumeration). Per recipient, across organizations: only the
+ * attempts that would send an email count, so nobody can use up someone else's budget with
+ * probes that send nothing.
+ */
+export const INVITATION_LIMITS = {
+  perOrganization: { bucket: 'invitation-organization', rule: { count: 20, windowSeconds: 3600 } },
+  perRecipient: { bucket: 'invitation-recipient', rule: { count: 5, windowSeconds: 86_400 } },
+} as const satisfies Record<string, { bucket: string; rule: RateRule }>;
+
+/**
  * Invites an email into the caller's organization with a role no higher than the caller's own.
  * An address that already has an account gets EMAIL_ALREADY_EXISTS (a user belongs to one
- * organization). Inviting the same address again replaces the pending invitation.
+ * organization); that answer costs a full password-hash comparison, as a login attempt does, so
+ * probing addresses here is no cheaper than probing them at login. Inviting the same address
+ * again replaces the pending invitation.
  */
 export class CreateInvitation {
   constructor(
     private readonly ports: Pick<
       OrganizationsPorts,
-      'organizations' | 'users' | 'invitations' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox' | 'unitOfWork'
+      'organizations' | 'users' | 'invitations' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox' | 'unitOfWork' | 'passwordHasher'
     >,
     private readonly settings: InvitationSettings,
+    private readonly limiter: RateLimiter,
   ) {}
 
   async execute(caller: Caller, input: { email: string; role: RoleName }): Promise<Invitation> {
     requireRole(caller, 'org_admin');
     assertMayGrant(caller.role, input.role);
+    const email = normalizeEmail(input.email);
+    await this.consume(INVITATION_LIMITS.perOrganization, String(caller.organizationId));
+    await this.ports.passwordHasher.verify(email, null);
+    if (await this.ports.users.findByEmail(email)) {
+      throw new DomainError('EMAIL_ALREADY_EXISTS', 'An account with this email already exists');
+    }
+    await this.consume(INVITATION_LIMITS.perRecipient, email);
     return this.ports.unitOfWork.transaction(async () => {
       const organization = await this.ports.organizations.findById(caller.organizationId);
       if (!organization) throw resourceNotFound('organization', caller.organizationId);
-      return issueInvitation(this.ports, this.settings, {
-        organization,
-        email: normalizeEmail(input.email),
-        role: input.role,
-        invitedByUserId: caller.userId,
-      });
+      return issueInvitation(this.ports, this.settings, { organization, email, role: input.role, invitedByUserId: caller.userId });
     });
+  }
+
+  private async consume(limit: { bucket: string; rule: RateRule }, key: string): Promise<void> {
+    const decision = await this.limiter.consume(limit.bucket, key, limit.rule);
+    if (!decision.allowed) {
+      throw new DomainError('RATE_LIMITED', 'Too many invitations, try again later', { retry_after: decision.retryAfterSeconds });
+    }
   }
 }

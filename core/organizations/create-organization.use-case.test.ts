@@ -22,7 +22,7 @@ describe('CreateOrganization', () => {
       expiresAt: new Date(h.clock.now().getTime() + 7 * 86_400_000),
     });
     const [email] = await h.outbox.pending();
-    expect(email).toMatchObject({ to: 'boss@acme.test', tag: 'invitation', subject: expect.stringContaining('Acme') });
+    expect(email).toMatchObject({ to: 'boss@acme.test', tag: 'invitation', text: expect.stringContaining('Acme') });
     const token = await h.invitationToken('boss@acme.test');
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(invitation.tokenHash).toBe(h.ports.tokenHasher.hash(token));

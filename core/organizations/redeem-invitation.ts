@@ -1,5 +1,7 @@
 import type { RoleName } from '../accounts/role';
 import { DomainError } from '../shared/domain-error';
+import type { Invitation } from './invitation';
+import { mayGrant } from './membership-rules';
 import type { OrganizationsPorts } from './organizations-ports';
 
 export interface RedeemInvitationInput {
@@ -22,14 +24,23 @@ export interface RedeemedInvitation {
  * organization (the emailed link proves the address). Independent of how the password is set,
  * so the identity-provider flow calls it with `passwordHash: null`. Joins the caller's
  * transaction if there is one; a failure (email taken meanwhile) leaves the invitation pending.
+ *
+ * An invitation carries its inviter's authority, so that authority is checked again here, when
+ * it is used: an inviter who was removed, suspended or demoted below the invited role since
+ * no longer vouches for it (INVALID_TOKEN). A suspended organization takes no new members
+ * (ACCOUNT_SUSPENDED, as its logins get).
  */
 export async function redeemInvitation(
-  ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'clock' | 'unitOfWork'>,
+  ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'organizations' | 'clock' | 'unitOfWork'>,
   input: RedeemInvitationInput,
 ): Promise<RedeemedInvitation> {
   return ports.unitOfWork.transaction(async () => {
     const invitation = await ports.invitations.consume(input.tokenHash, ports.clock.now());
-    if (!invitation) throw new DomainError('INVALID_TOKEN', 'This invitation is invalid or has expired');
+    if (!invitation || !(await inviterStillVouches(ports, invitation))) {
+      throw new DomainError('INVALID_TOKEN', 'This invitation is invalid or has expired');
+    }
+    const organization = await ports.organizations.findById(invitation.organizationId);
+    if (organization?.status !== 'active') throw new DomainError('ACCOUNT_SUSPENDED', 'This organization is suspended');
     if (await ports.users.findByEmail(invitation.email)) {
       throw new DomainError('EMAIL_ALREADY_EXISTS', 'An account with this email already exists');
     }
@@ -44,4 +55,16 @@ export async function redeemInvitation(
     });
     return { userId: user.id, organizationId: invitation.organizationId, role: invitation.role };
   });
+}
+
+/**
+ * The inviter still exists, is active, and may still grant the invited role in that organization;
+ * or is a sys_admin (who invites the first org_admin of an organization they create).
+ */
+async function inviterStillVouches(ports: Pick<OrganizationsPorts, 'users'>, invitation: Invitation): Promise<boolean> {
+  if (invitation.invitedByUserId === null) return false;
+  const inviter = await ports.users.findById(invitation.invitedByUserId);
+  if (!inviter || inviter.status !== 'active') return false;
+  if (inviter.role === 'sys_admin') return true;
+  return inviter.organizationId === invitation.organizationId && mayGrant(inviter.role, invitation.role);
 }

@@ -1,4 +1,6 @@
 import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory-invitation-repository';
+import { FlexibleRateLimiter } from '../../adapters/rate-limit/flexible-rate-limiter';
+import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
 import type { Caller } from '../../core/accounts/caller';
 import type { RoleName } from '../../core/accounts/role';
@@ -9,6 +11,8 @@ import { accountsHarness, type AccountsHarness } from './accounts';
 export interface OrganizationsHarness extends AccountsHarness {
   orgPorts: OrganizationsPorts;
   invitations: InMemoryInvitationRepository;
+  /** In-memory counters, fresh per harness. */
+  limiter: RateLimiter;
   /** A new organization with one verified user per role given, in that order. */
   anOrganization(roles: RoleName[], name?: string): Promise<{ organizationId: number; users: User[] }>;
   /** The user logged in: a real session in the store, and the Caller its authentication yields. */
@@ -31,6 +35,7 @@ export function organizationsHarness(): OrganizationsHarness {
     ...base,
     orgPorts,
     invitations,
+    limiter: new FlexibleRateLimiter(),
     async anOrganization(roles, name) {
       counter += 1;
       const organizationId = (await base.ports.organizations.create({ name: name ?? `Tenant ${counter}` })).id;

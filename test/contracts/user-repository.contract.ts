@@ -230,6 +230,17 @@ export function describeUserRepositoryContract(name: string, setup: () => Promis
       await expect(h.users.countByRole(orgId, 'org_admin')).resolves.toBe(3);
     });
 
+    it('counts sys_admins across every organization', async () => {
+      const before = await h.users.countSysAdmins();
+      await h.users.create(aNewUser(orgId, { role: 'sys_admin' }));
+      const second = await h.users.create(aNewUser(otherOrgId, { role: 'sys_admin' }));
+      await h.users.create(aNewUser(orgId, { role: 'org_admin' }));
+
+      await expect(h.users.countSysAdmins()).resolves.toBe(before + 2);
+      await h.users.updateRole(otherOrgId, second.id, 'member');
+      await expect(h.unitOfWork.transaction(() => h.users.countSysAdmins())).resolves.toBe(before + 1);
+    });
+
     describe('inside a UnitOfWork', () => {
       it('commits every write and returns the result of the work', async () => {
         const input = aNewUser(orgId);
