@@ -240,6 +240,8 @@ function emailConfig(raw: Raw, dev: boolean, problems: string[]): EmailConfig {
       problems.push('APP_EMAIL_PROVIDER is required outside dev');
       return { provider: 'stub' };
     case 'stub':
+      // The stub writes every email, live reset and invitation links included, to the log.
+      if (raw.APP_ENVIRONMENT === 'prod') problems.push('APP_EMAIL_PROVIDER=stub is refused in prod: it writes live links to the log');
       return { provider: 'stub' };
     case 'postmark':
       return {

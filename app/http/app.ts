@@ -4,12 +4,13 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config';
 import { errorHandler } from './middleware/error-handler';
 import { bodySizeLimit } from './middleware/body';
+import { allowedRequestOrigins } from './middleware/cross-site';
 import { requestContext } from './middleware/request-context';
 import { securityHeaders } from './middleware/security-headers';
 import { buildRouter, type RouterDeps } from './router';
 import type { AnyRoute } from './route';
 
-export interface HttpAppDeps extends RouterDeps {
+export interface HttpAppDeps extends Omit<RouterDeps, 'allowedOrigins'> {
   config: AppConfig;
   logger: Logger;
   routes: readonly AnyRoute[];
@@ -28,7 +29,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.silent = true; // errors are logged by errorHandler, with their error id
   const allowedOrigins = new Set(deps.config.corsOrigins);
 
-  app.use(requestContext(deps.logger));
+  app.use(requestContext(deps.logger, deps.clientIp));
   app.use(securityHeaders({ hsts: deps.config.environment !== 'dev' }));
   app.use(errorHandler(deps.isDependencyDown));
   app.use(
@@ -47,6 +48,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     }),
   );
   app.use(bodySizeLimit());
-  for (const middleware of buildRouter(deps.routes, deps)) app.use(middleware);
+  const routerDeps: RouterDeps = { ...deps, allowedOrigins: allowedRequestOrigins(deps.config.corsOrigins, deps.config.baseApiUrl) };
+  for (const middleware of buildRouter(deps.routes, routerDeps)) app.use(middleware);
   return app;
 }

@@ -63,7 +63,7 @@ function operation(route: AnyRoute): Json {
     op.security = [{ sessionCookie: [] }];
     op['x-required-role'] = route.access;
   }
-  if (route.rateLimit) op['x-rate-limit'] = route.rateLimit.rule;
+  if (route.rateLimit) op['x-rate-limit'] = route.rateLimit.per === 'user' ? `${route.rateLimit.rule} per user` : route.rateLimit.rule;
   return op;
 }
 

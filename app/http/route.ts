@@ -48,8 +48,12 @@ export interface RouteDefinition<
   operationId: string;
   summary: string;
   access: A;
-  /** `<count>/<n?><unit>` per client IP; `bucket` lets routes share one counter. */
-  rateLimit?: { bucket: string; rule: string };
+  /**
+   * `<count>/<n?><unit>` per client IP, or per authenticated user with `per: 'user'` (counted
+   * after authentication, so only for routes that require a session); `bucket` lets routes share
+   * one counter.
+   */
+  rateLimit?: { bucket: string; rule: string; per?: 'ip' | 'user' };
   body?: B;
   params?: P;
   query?: Q;
@@ -62,6 +66,11 @@ export interface RouteDefinition<
   alsoMethods?: HttpMethod[];
   /** Body is read raw (webhooks): skip JSON parsing and validation. */
   rawBody?: boolean;
+  /**
+   * Called by other servers (a payment provider, a scheduler) and authenticated by a signature
+   * or a shared secret, never by the session cookie: the cross-site request check does not apply.
+   */
+  serverToServer?: boolean;
   handler(input: HandlerInput<B, P, Q, A>): Promise<Reply>;
 }
 

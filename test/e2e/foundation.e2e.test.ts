@@ -389,7 +389,8 @@ describe.skipIf(!postgres)('foundation over HTTP', () => {
 
   test('outside dev, HSTS is on every response and CORS defaults to the web origin', async () => {
     const prod = await startTestApp({
-      APP_ENVIRONMENT: 'prod',
+      // beta: the same cookies and settings as prod, and it still accepts the stub mailer the test reads.
+      APP_ENVIRONMENT: 'beta',
       APP_BASE_WEB_URL: 'https://app.example.test/',
       APP_BASE_API_URL: 'https://api.example.test',
       APP_CRON_SECRET: 'c'.repeat(32),

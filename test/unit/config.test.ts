@@ -9,7 +9,10 @@ const PROD = {
   APP_BASE_API_URL: 'https://api.example.test',
   APP_CRON_SECRET: 'cron-secret-value-0123456789',
   APP_JWT_SECRET_KEY: 'jwt-secret-value-0123456789',
-  APP_EMAIL_PROVIDER: 'stub',
+  APP_EMAIL_PROVIDER: 'postmark',
+  APP_POSTMARK_API_KEY: 'postmark-server-token',
+  APP_POSTMARK_SENDER_ADDRESS: 'noreply@example.test',
+  APP_POSTMARK_SENDER_NAME: 'Example',
 };
 
 function configError(env: Record<string, string>): ConfigError {
@@ -97,6 +100,13 @@ describe('loadConfig', () => {
     expect(warnings).toEqual([]);
   });
 
+  test('prod refuses the stub mailer, which writes live links to the log; beta and dev accept it', () => {
+    expect(configError({ ...PROD, APP_EMAIL_PROVIDER: 'stub' }).problems).toEqual([
+      'APP_EMAIL_PROVIDER=stub is refused in prod: it writes live links to the log',
+    ]);
+    expect(loadConfig({ ...PROD, APP_ENVIRONMENT: 'beta', APP_EMAIL_PROVIDER: 'stub' }).config.email).toEqual({ provider: 'stub' });
+  });
+
   test('secret values are never echoed, even when they are invalid', () => {
     const shortSecret = 'Sh0rt-S3cr3t!';
     const error = configError({
@@ -126,7 +136,8 @@ describe('loadConfig', () => {
   });
 
   test('an email provider needs its own settings', () => {
-    const error = configError({ ...PROD, APP_EMAIL_PROVIDER: 'postmark' });
+    const { APP_POSTMARK_API_KEY: _k, APP_POSTMARK_SENDER_ADDRESS: _a, APP_POSTMARK_SENDER_NAME: _n, ...withoutPostmark } = PROD;
+    const error = configError(withoutPostmark);
     expect(error.problems).toEqual([
       'APP_POSTMARK_API_KEY is required when APP_EMAIL_PROVIDER=postmark',
       'APP_POSTMARK_SENDER_ADDRESS is required when APP_EMAIL_PROVIDER=postmark',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -7,10 +7,11 @@ const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /**
  * Assigns the request id (an incoming valid `X-Request-Id`, else a UUID), echoes it, binds a
  * child logger carrying it, and writes one access-log line per request. The line holds method,
- * path (never the query string, which may carry tokens), status, duration and request id;
- * cookies, bodies and credentials are never logged.
+ * path (never the query string, which may carry tokens), status, duration, request id, client IP
+ * and, once authenticated, the user id, so an incident can be traced to an address and an
+ * account; cookies, bodies and credentials are never logged.
  */
-export function requestContext(logger: Logger): Middleware {
+export function requestContext(logger: Logger, clientIp: (ctx: Context) => string): Middleware {
   return async (ctx, next) => {
     const started = performance.now();
     const incoming = ctx.get('X-Request-Id');
@@ -22,7 +23,8 @@ export function requestContext(logger: Logger): Middleware {
       await next();
     } finally {
       const ms = Math.round((performance.now() - started) * 10) / 10;
-      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
+      const userId = (ctx.state.caller as { userId?: number } | undefined)?.userId ?? null;
+      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms, ip: clientIp(ctx), user_id: userId }, 'request');
     }
   };
 }

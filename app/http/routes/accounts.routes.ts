@@ -41,13 +41,18 @@ const success = { success: true } as const;
 
 const SIGNUP_PATHS = new Set(['/auth/signup', '/auth/signup-org']);
 
-/** Spec "Limits": per client IP; both signup routes share one counter. */
+/**
+ * Spec "Limits": per client IP; both signup routes share one counter. `/password/update` is
+ * counted per user, as login is per IP: a stolen session must not be a way to brute-force the
+ * current password, from however many addresses.
+ */
 const LIMITS = {
   signup: { bucket: 'signup', rule: '3/hour' },
   login: { bucket: 'login', rule: '5/15m' },
   forgot: { bucket: 'password-forgot', rule: '3/hour' },
   resend: { bucket: 'resend-verification', rule: '10/minute' },
-};
+  updatePassword: { bucket: 'password-update', rule: '5/15m', per: 'user' },
+} as const;
 
 /**
  * `signupOpen` is false in B2B mode: the signup routes are then not mounted at all, so every
@@ -203,6 +208,7 @@ export function accountRoutes(useCases: AccountUseCases, cookie: SessionCookie, 
       operationId: 'updatePassword',
       summary: 'Change the password given the current one; revokes the other sessions',
       access: 'readonly',
+      rateLimit: LIMITS.updatePassword,
       body: UpdatePasswordRequest,
       responses: { 200: { description: 'Password changed', schema: SuccessResponse } },
       errors: ['INVALID_CURRENT_PASSWORD'],

@@ -46,6 +46,7 @@ export function billingRoutes(useCases: BillingUseCases | undefined): AnyRoute[]
       summary: 'Receives Stripe events, verified by the Stripe-Signature header over the raw body',
       access: 'public',
       rawBody: true,
+      serverToServer: true,
       responses: { 200: { description: 'Verified and handled (or acknowledged and ignored)', schema: WebhookReceivedResponse } },
       errors: ['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'SERVICE_UNAVAILABLE'],
       handler: async ({ ctx }) => {

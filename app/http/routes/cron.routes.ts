@@ -43,6 +43,7 @@ export function cronRoutes(deps: CronDeps): AnyRoute[] {
       summary: 'Runs the scheduled maintenance: prunes expired sessions',
       access: 'public',
       hidden: true,
+      serverToServer: true,
       responses: { 200: { description: 'Done', schema: v.object({ pruned_sessions: integer }) } },
       errors: ['UNAUTHORIZED'],
       handler: async ({ ctx }) => {
