@@ -162,4 +162,30 @@ describe('StripeBillingProvider webhooks', () => {
     const old = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 });
     expect(() => provider.parseWebhook(payload, old)).toThrowError(expect.objectContaining({ code: 'MALFORMED_REQUEST' }));
   });
+
+  it('refuses a correctly signed but malformed event with MALFORMED_REQUEST, so Stripe stops redelivering it', () => {
+    const valid = checkoutCompleted('evt_ok', 42);
+    const subscription = subscriptionEvent('evt_sub', 'customer.subscription.updated', { organizationId: 42 });
+    const malformed: unknown[] = [
+      {},
+      [],
+      null,
+      'event',
+      { ...valid, id: `evt_${'x'.repeat(252)}` },
+      { ...valid, id: 42 },
+      { ...valid, created: 'yesterday' },
+      { ...valid, data: null },
+      { ...valid, data: { object: null } },
+      { ...valid, data: { object: [] } },
+      { ...valid, data: { object: { ...valid.data.object, customer: 'c'.repeat(256) } } },
+      { ...valid, data: { object: { ...valid.data.object, metadata: { price_id: 'p'.repeat(256) } } } },
+      { ...subscription, data: { object: { ...subscription.data.object, id: null } } },
+      { ...subscription, data: { object: { ...subscription.data.object, items: { data: 'none' } } } },
+    ];
+    for (const event of malformed) {
+      expect(() => parse(event), JSON.stringify(event)?.slice(0, 80)).toThrowError(expect.objectContaining({ code: 'MALFORMED_REQUEST' }));
+    }
+    expect(parse({ ...valid, id: `evt_${'x'.repeat(251)}` })).toMatchObject({ kind: 'checkout-completed' });
+    expect(parse({ ...otherEvent('evt_any'), data: { object: { anything: 'goes' } } })).toMatchObject({ kind: 'ignored' });
+  });
 });

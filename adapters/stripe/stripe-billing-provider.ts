@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import type { BillingEvent, BillingProvider, CheckoutRequest } from '../../core/billing/billing-provider.port';
 import { DomainError, serviceUnavailable } from '../../core/shared/domain-error';
-import { toBillingEvent } from './stripe-events';
+import { isWellFormedEvent, toBillingEvent } from './stripe-events';
 
 /** The API version stripe 23.1.0 pins (node_modules/stripe/esm/apiVersion.js): requests and events speak it. */
 export const STRIPE_API_VERSION = '2026-10-28.endive';
@@ -74,6 +74,7 @@ export class StripeBillingProvider implements BillingProvider {
       }
       throw error;
     }
+    if (!isWellFormedEvent(event)) throw new DomainError('MALFORMED_REQUEST', 'The event is signed but not a Stripe event this service can read');
     return toBillingEvent(event);
   }
 }

@@ -1,6 +1,72 @@
 import type Stripe from 'stripe';
+import * as v from 'valibot';
 import type { BillingEvent } from '../../core/billing/billing-provider.port';
 import { isSubscriptionStatus } from '../../core/billing/subscription';
+
+/** Every id this service stores lives in a varchar(255). */
+const STRIPE_ID_MAX = 255;
+const stripeId = v.pipe(v.string(), v.minLength(1), v.maxLength(STRIPE_ID_MAX));
+const optionalId = v.nullish(v.union([stripeId, v.looseObject({ id: stripeId })]));
+const metadata = v.nullish(v.record(v.string(), v.string()));
+
+/**
+ * The parts of an event this service reads, checked before anything reads them. The signature
+ * only proves that Stripe (or whoever holds the secret) sent the bytes, not that they have the
+ * shape Stripe documents: `{}`, `[]`, `null` or an id over 255 characters must be a clean 400,
+ * never a 500 that Stripe would redeliver for days.
+ */
+const EventEnvelope = v.looseObject({
+  id: stripeId,
+  type: v.pipe(v.string(), v.minLength(1), v.maxLength(STRIPE_ID_MAX)),
+  created: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(253_402_300_799)), // year 9999
+  data: v.looseObject({ object: v.looseObject({}) }),
+});
+
+const CheckoutSession = v.looseObject({
+  mode: v.nullish(v.string()),
+  client_reference_id: v.nullish(v.string()),
+  metadata,
+  customer: optionalId,
+  subscription: optionalId,
+  payment_status: v.nullish(v.string()),
+});
+
+const SubscriptionObject = v.looseObject({
+  id: stripeId,
+  status: v.string(),
+  customer: optionalId,
+  metadata,
+  items: v.nullish(
+    v.looseObject({
+      data: v.nullish(
+        v.array(
+          v.looseObject({
+            price: v.nullish(v.looseObject({ id: v.nullish(stripeId) })),
+            current_period_end: v.nullish(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(253_402_300_799))),
+          }),
+        ),
+      ),
+    }),
+  ),
+});
+
+const SCHEMA_BY_TYPE: Record<string, v.GenericSchema> = {
+  'checkout.session.completed': CheckoutSession,
+  'customer.subscription.created': SubscriptionObject,
+  'customer.subscription.updated': SubscriptionObject,
+  'customer.subscription.deleted': SubscriptionObject,
+};
+
+/** Whether the verified event has the shape toBillingEvent reads; its type's object included. */
+export function isWellFormedEvent(event: unknown): event is Stripe.Event {
+  // valibot's object schemas also accept arrays.
+  if (!v.is(EventEnvelope, event) || Array.isArray(event.data.object)) return false;
+  const schema = SCHEMA_BY_TYPE[event.type];
+  if (!schema || !v.is(schema, event.data.object)) return !schema;
+  // The price id is written into the subscription too; metadata ids are parsed, not stored.
+  const priceId = (event.data.object as { metadata?: Record<string, string> | null }).metadata?.price_id;
+  return priceId === undefined || priceId.length <= STRIPE_ID_MAX;
+}
 
 const MAX_INT4 = 2_147_483_647;
 

@@ -243,4 +243,14 @@ describe.skipIf(!postgres)('billing with Stripe (against the Stripe fake)', () =
     expect(await res.json()).toEqual({ received: true });
     expect(await subscriptionRow()).toEqual(before);
   });
+
+  it.each([
+    ['{}', {}],
+    ['[]', []],
+    ['null', null],
+    ['an id over 255 characters', { ...otherEvent('evt_long'), id: `evt_${'x'.repeat(300)}` }],
+  ])('answers a correctly signed but malformed event (%s) with 400, not a 500 Stripe would redeliver', async (_label, event) => {
+    const { payload, signature } = signed(event, SECRET);
+    await expectErrorResponse(await webhook(app.url, payload, signature), 400, 'MALFORMED_REQUEST');
+  });
 });
