@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/config';
 import type { Infrastructure } from './infrastructure';
 import { TOKENS } from './tokens';
 import { FlexibleRateLimiter } from '../../adapters/rate-limit/flexible-rate-limiter';
+import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
 import { isDatabaseUnavailable } from '../../adapters/postgres/connection-errors';
 import type { HealthCheck } from '../http/routes/system.routes';
 import { featureModules } from './features';
@@ -18,7 +19,10 @@ function infrastructureModule(config: AppConfig, logger: Logger, infra: Infrastr
     bind(TOKENS.Database).toConstantValue(infra.database);
     bind(TOKENS.UnitOfWork).toConstantValue(infra.database);
     bind(TOKENS.Mailer).toConstantValue(infra.mailer);
-    bind(TOKENS.RateLimiter).toConstantValue(new FlexibleRateLimiter(infra.rateLimitRedis));
+    // Without Redis the counters live in this process, bounded (a flood of addresses cannot grow them).
+    bind(TOKENS.RateLimiter).toConstantValue(
+      infra.rateLimitRedis ? new FlexibleRateLimiter(infra.rateLimitRedis) : new BoundedMemoryRateLimiter(infra.clock),
+    );
     bind<HealthCheck>(TOKENS.HealthCheck).toConstantValue({
       name: 'database',
       required: true,

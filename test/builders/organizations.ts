@@ -1,5 +1,5 @@
 import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory-invitation-repository';
-import { FlexibleRateLimiter } from '../../adapters/rate-limit/flexible-rate-limiter';
+import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
 import type { Caller } from '../../core/accounts/caller';
@@ -35,7 +35,7 @@ export function organizationsHarness(): OrganizationsHarness {
     ...base,
     orgPorts,
     invitations,
-    limiter: new FlexibleRateLimiter(),
+    limiter: new BoundedMemoryRateLimiter(base.clock),
     async anOrganization(roles, name) {
       counter += 1;
       const organizationId = (await base.ports.organizations.create({ name: name ?? `Tenant ${counter}` })).id;
