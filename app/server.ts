@@ -11,6 +11,7 @@ import { TOKENS } from './container/tokens';
 import { createHttpApp } from './http/app';
 import { startJobs } from './jobs/jobs';
 import { clientIpResolver } from './http/client-ip';
+import type { AfterResponse } from './http/after-response';
 import { clientErrorResponder } from './http/client-error';
 import { buildOpenApi } from './http/openapi';
 import type { AnyRoute } from './http/route';
@@ -95,6 +96,8 @@ export async function startServer(
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         await drained;
         clearTimeout(force);
+        // Work started after a response (a reset email) finishes while the database is open.
+        await container.get<AfterResponse>(TOKENS.AfterResponse).drain();
         // Before the pool closes: an in-process run in progress finishes first.
         await scheduler.stop();
         await container.unbindAllAsync();

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BcryptPasswordHasher } from './bcrypt-password-hasher';
 
 // Cost 4 (the minimum) keeps each hash near a millisecond; the properties are about inputs, not cost.
@@ -91,5 +91,23 @@ describe('BcryptPasswordHasher', () => {
     expect(() => new BcryptPasswordHasher(16)).toThrow(RangeError);
     expect(() => new BcryptPasswordHasher(10.5)).toThrow(RangeError);
     expect(() => new BcryptPasswordHasher(15)).not.toThrow();
+  });
+
+  it('spends a comparison at its own cost on a hash made at a lower one, so old accounts answer no faster', async () => {
+    const current = new BcryptPasswordHasher(5, 1);
+    const oldHash = await hasher.hash('old password');
+    const currentHash = await current.hash('new password');
+    const compare = vi.spyOn(current as unknown as { compare(p: string, h: string): Promise<boolean> }, 'compare');
+    try {
+      expect(await current.verify('wrong password', oldHash)).toBe(false);
+      expect(await current.verify('old password', oldHash)).toBe(true);
+      const costs = compare.mock.calls.map(([, hash]) => hash.slice(4, 6));
+      expect(costs.sort()).toEqual(['04', '04', '05', '05']);
+      compare.mockClear();
+      expect(await current.verify('wrong password', currentHash)).toBe(false);
+      expect(compare.mock.calls.map(([, hash]) => hash.slice(4, 6))).toEqual(['05']);
+    } finally {
+      await current.close();
+    }
   });
 });

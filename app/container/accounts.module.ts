@@ -26,6 +26,7 @@ import { UpdatePassword } from '../../core/accounts/update-password.use-case';
 import { GetCurrentUser } from '../../core/accounts/get-current-user.use-case';
 import { SessionCookie } from '../http/session-cookie';
 import { accountRoutes } from '../http/routes/accounts.routes';
+import type { AfterResponse } from '../http/after-response';
 
 /** Accounts and sessions: PostgreSQL adapters, bcrypt, the use cases, the session guard and routes. */
 export function accountsModule(): ContainerModule {
@@ -83,7 +84,7 @@ export function accountsModule(): ContainerModule {
           getCurrentUser: new GetCurrentUser(ports),
         },
         ctx.get<SessionCookie>(TOKENS.SessionCookie),
-        { signupOpen: settings.mode === 'b2c' },
+        { signupOpen: settings.mode === 'b2c', afterResponse: ctx.get<AfterResponse>(TOKENS.AfterResponse) },
       );
     });
   });

@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/config';
 import type { Infrastructure } from './infrastructure';
 import { TOKENS } from './tokens';
 import { FlexibleRateLimiter } from '../../adapters/rate-limit/flexible-rate-limiter';
+import { AfterResponse } from '../http/after-response';
 import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
 import { isDatabaseUnavailable } from '../../adapters/postgres/connection-errors';
 import type { HealthCheck } from '../http/routes/system.routes';
@@ -15,6 +16,7 @@ function infrastructureModule(config: AppConfig, logger: Logger, infra: Infrastr
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.Config).toConstantValue(config);
     bind(TOKENS.Logger).toConstantValue(logger);
+    bind(TOKENS.AfterResponse).toConstantValue(new AfterResponse(logger));
     bind(TOKENS.Clock).toConstantValue(infra.clock);
     bind(TOKENS.Database).toConstantValue(infra.database);
     bind(TOKENS.UnitOfWork).toConstantValue(infra.database);

@@ -8,6 +8,7 @@ export const TOKENS = {
   RateLimiter: Symbol.for('RateLimiter'),
   HealthCheck: Symbol.for('HealthCheck'),
   Routes: Symbol.for('Routes'),
+  AfterResponse: Symbol.for('AfterResponse'),
   Authenticate: Symbol.for('Authenticate'),
   // accounts
   AccountsSettings: Symbol.for('AccountsSettings'),

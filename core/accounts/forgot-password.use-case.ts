@@ -3,8 +3,10 @@ import type { AccountsPorts, AccountsSettings } from './accounts-ports';
 import { normalizeEmail } from './user';
 
 /**
- * Emails a reset link (single use, 1 h) when an active account has this email. Answers the
- * same either way. Accounts created through the identity provider may use it to set a password.
+ * Emails a reset link (single use, 1 h) when an active account of an active organization has
+ * this email: a suspended organization's members cannot log in, so a link would only be a live
+ * credential in a mailbox. Answers the same either way. Accounts created through the identity
+ * provider may use it to set a password.
  */
 export class ForgotPassword {
   constructor(
@@ -16,6 +18,7 @@ export class ForgotPassword {
     await this.ports.unitOfWork.transaction(async () => {
       const user = await this.ports.users.findByEmail(normalizeEmail(input.email));
       if (!user || user.status !== 'active') return;
+      if ((await this.ports.organizations.findById(user.organizationId))?.status !== 'active') return;
       await sendTokenEmail(this.ports, this.settings, user, 'reset_password');
     });
   }

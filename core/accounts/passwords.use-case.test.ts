@@ -28,6 +28,16 @@ describe('ForgotPassword + ResetPassword', () => {
     await expect(login.execute({ email: 'a@example.com', password: 'new password' })).resolves.toBeDefined();
   });
 
+  it('emails no reset link to a member of a suspended organization', async () => {
+    const { h, user } = await withTwoSessions();
+    await h.ports.organizations.setStatus(user.organizationId, 'suspended');
+    await new ForgotPassword(h.ports, h.settings).execute({ email: 'a@example.com' });
+    expect(await h.outbox.pending()).toEqual([]);
+    await h.ports.organizations.setStatus(user.organizationId, 'active');
+    await new ForgotPassword(h.ports, h.settings).execute({ email: 'a@example.com' });
+    await expect(h.tokenFromEmail('a@example.com', '/reset-password')).resolves.toBeTruthy();
+  });
+
   it('reset tokens are single-use and expire at exactly one hour', async () => {
     const { h } = await withTwoSessions();
     const forgot = new ForgotPassword(h.ports, h.settings);

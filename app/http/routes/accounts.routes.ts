@@ -1,5 +1,6 @@
 import { defineRoute, type AnyRoute } from '../route';
 import type { SessionCookie } from '../session-cookie';
+import type { AfterResponse } from '../after-response';
 import {
   CurrentUserResponse,
   EmailRequest,
@@ -59,7 +60,11 @@ const LIMITS = {
  * method on them answers 404 NOT_FOUND before any rate limit, and the OpenAPI description does
  * not offer them. (The use cases refuse B2B signups too, as a second line.)
  */
-export function accountRoutes(useCases: AccountUseCases, cookie: SessionCookie, options: { signupOpen: boolean }): AnyRoute[] {
+export function accountRoutes(
+  useCases: AccountUseCases,
+  cookie: SessionCookie,
+  options: { signupOpen: boolean; afterResponse: Pick<AfterResponse, 'run'> },
+): AnyRoute[] {
   const routes = [
     defineRoute({
       method: 'post',
@@ -130,7 +135,8 @@ export function accountRoutes(useCases: AccountUseCases, cookie: SessionCookie, 
       body: EmailRequest,
       responses: { 202: { description: 'Accepted', schema: SuccessResponse } },
       handler: async ({ body }) => {
-        await useCases.resendVerification.execute({ email: body.email });
+        // Not awaited: whether an email is written must not show in the response time.
+        options.afterResponse.run('resend-verification', () => useCases.resendVerification.execute({ email: body.email }));
         return { status: 202, body: success };
       },
     }),
@@ -182,7 +188,8 @@ export function accountRoutes(useCases: AccountUseCases, cookie: SessionCookie, 
       body: EmailRequest,
       responses: { 202: { description: 'Accepted', schema: SuccessResponse } },
       handler: async ({ body }) => {
-        await useCases.forgotPassword.execute({ email: body.email });
+        // Not awaited: whether an email is written must not show in the response time.
+        options.afterResponse.run('forgot-password', () => useCases.forgotPassword.execute({ email: body.email }));
         return { status: 202, body: success };
       },
     }),
