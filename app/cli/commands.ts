@@ -13,6 +13,8 @@ const emailSchema = v.pipe(v.string(), v.trim(), v.email());
 export interface CliContext {
   config(): AppConfig;
   out(line: string): void;
+  /** A secret typed at a hidden prompt, or the first line of piped stdin. */
+  readSecret(prompt: string): Promise<string>;
   /** Opens the infrastructure, builds the app's container, runs `work`, closes everything. */
   withContainer<T>(work: (container: Container) => Promise<T>): Promise<T>;
 }
@@ -24,6 +26,8 @@ export interface CliCommand {
   summary: string;
   /** `--name <value>` options; every one listed is required. */
   options: readonly string[];
+  /** `--name <value>` options that may be left out. */
+  optionalOptions?: readonly string[];
   /** Resolves the exit code. Throwing prints `error: <message>` and exits 1. */
   run(values: Record<string, string>, cli: CliContext): Promise<number>;
 }
@@ -70,16 +74,20 @@ const pruneSessionsCommand: CliCommand = {
 
 const createSysAdminCommand: CliCommand = {
   name: 'create-sys-admin',
-  synopsis: '--email <email> --password <password>',
-  summary: 'Create a verified sys_admin in its own system organization (idempotent per address)',
-  options: ['email', 'password'],
+  synopsis: '--email <email> [--password <password>]',
+  summary: 'Create a verified sys_admin in its own system organization (idempotent per address); without --password, reads it from a hidden prompt or the first line of stdin',
+  options: ['email'],
+  // Still accepted, as documented, but a password on the command line shows in `ps` and in
+  // shell history: the prompt (or a pipe) is the way to pass it.
+  optionalOptions: ['password'],
   async run({ email, password }, cli) {
     if (!v.is(emailSchema, email)) {
       cli.out(`create-sys-admin: "${email}" is not an email address`);
       return EXIT_USAGE;
     }
+    const secret = password ?? (await cli.readSecret(`Password for ${email.trim()}: `));
     const result = await cli.withContainer((container) =>
-      container.get<CreateSystemAdmin>(TOKENS.CreateSystemAdmin).execute({ email, password: password ?? '' }),
+      container.get<CreateSystemAdmin>(TOKENS.CreateSystemAdmin).execute({ email, password: secret }),
     );
     cli.out(
       result.outcome === 'created'

@@ -6,6 +6,7 @@ import { openInfrastructure } from '../container/infrastructure';
 import { createLogger } from '../logging';
 import { DomainError } from '../../core/shared/domain-error';
 import { COMMANDS, EXIT_USAGE, type CliCommand, type CliContext } from './commands';
+import { readSecret } from './read-secret';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -27,7 +28,8 @@ function usage(): string {
 function parseOptions(command: CliCommand, args: string[]): Record<string, string> | undefined {
   let values: Record<string, string | boolean | undefined>;
   try {
-    const options = Object.fromEntries(command.options.map((name) => [name, { type: 'string' as const }]));
+    const names = [...command.options, ...(command.optionalOptions ?? [])];
+    const options = Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
     values = parseArgs({ args, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
     err(`${command.name}: ${error instanceof Error ? error.message : String(error)}`);
@@ -36,6 +38,11 @@ function parseOptions(command: CliCommand, args: string[]): Record<string, strin
   const missing = command.options.filter((name) => typeof values[name] !== 'string' || values[name] === '');
   if (missing.length > 0) {
     err(`${command.name}: missing ${missing.map((name) => `--${name}`).join(', ')}`);
+    return undefined;
+  }
+  const empty = (command.optionalOptions ?? []).filter((name) => values[name] === '');
+  if (empty.length > 0) {
+    err(`${command.name}: empty ${empty.map((name) => `--${name}`).join(', ')}`);
     return undefined;
   }
   return values as Record<string, string>;
@@ -47,6 +54,7 @@ function context(): CliContext {
   return {
     config: settings,
     out,
+    readSecret,
     async withContainer<T>(work: (container: Container) => Promise<T>): Promise<T> {
       // Logs go to stderr so that stdout holds only the command's answer.
       const logger = createLogger('warn', process.stderr);

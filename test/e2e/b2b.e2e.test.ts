@@ -10,13 +10,14 @@ const PASSWORD = 'correct horse battery';
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /** `npm run cli -- <args>` as a real process against the app's database. */
-function runCli(app: TestApp, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(app: TestApp, args: string[], stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('APP_')));
   const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['app/cli/main.ts', ...args], {
     cwd: ROOT,
     env: { ...inherited, APP_DATABASE_URL: app.config.databaseUrl ?? '', APP_PASSWORD_HASH_COST: '4', APP_MODE: app.config.mode },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  child.stdin.end(stdin ?? '');
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -184,6 +185,12 @@ describe('the B2B story over HTTP (APP_MODE=b2b)', () => {
         'Invitations:acceptInvitation',
       ]),
     );
+  });
+
+  it('create-sys-admin reads the password from stdin when --password is left out, so it stays out of ps and shell history', { timeout: 120_000 }, async () => {
+    const piped = await runCli(app, ['create-sys-admin', '--email', 'piped@example.com'], `${PASSWORD}\nignored second line\n`);
+    expect(piped).toMatchObject({ code: 0, stdout: expect.stringContaining('created sys_admin piped@example.com') });
+    expect((await loggedIn(app, 'piped@example.com')).cookie('session_id')).toBeTruthy();
   });
 });
 
