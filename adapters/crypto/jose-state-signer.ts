@@ -6,7 +6,8 @@ const AUDIENCE = 'tenantkit:idp-state';
 
 /**
  * The OAuth `state` as a compact JWT, HS256 with the app's secret (contract §6): `jti` is the
- * flow key, `bnd` the binding hash, `iat`/`exp` from the caller's clock. Verification pins the
+ * flow key, `bnd` the binding hash, `inv` the invitation hash when there is one, `iat`/`exp` from
+ * the caller's clock. Verification pins the
  * algorithm (no `none`, no key confusion) and allows no clock leeway.
  */
 export class JoseStateSigner implements StateSigner {
@@ -18,7 +19,7 @@ export class JoseStateSigner implements StateSigner {
   }
 
   sign(claims: StateClaims, validity: { issuedAt: Date; expiresAt: Date }): Promise<string> {
-    return new SignJWT({ bnd: claims.bindingHash })
+    return new SignJWT({ bnd: claims.bindingHash, ...(claims.invitationHash === undefined ? {} : { inv: claims.invitationHash }) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setJti(claims.flowKey)
       .setAudience(AUDIENCE)
@@ -37,7 +38,9 @@ export class JoseStateSigner implements StateSigner {
         requiredClaims: ['jti', 'iat', 'exp'],
       });
       if (typeof payload.jti !== 'string' || typeof payload.bnd !== 'string') return { valid: false, problem: 'malformed' };
-      return { valid: true, claims: { flowKey: payload.jti, bindingHash: payload.bnd } };
+      if (payload.inv !== undefined && typeof payload.inv !== 'string') return { valid: false, problem: 'malformed' };
+      const invitation = typeof payload.inv === 'string' ? { invitationHash: payload.inv } : {};
+      return { valid: true, claims: { flowKey: payload.jti, bindingHash: payload.bnd, ...invitation } };
     } catch (error) {
       if (error instanceof errors.JWTExpired) return { valid: false, problem: 'expired' };
       if (error instanceof errors.JWSSignatureVerificationFailed) return { valid: false, problem: 'bad_signature' };

@@ -93,12 +93,10 @@ export class InMemoryInvitationRepository implements InvitationRepository {
     });
   }
 
-  findPendingByEmail(email: string, now: Date): Promise<Invitation | null> {
-    return this.store.unitOfWork.exclusive(() => {
-      const pending = [...this.rows.values()].filter((row) => row.email === email && isPending(row, now)).sort(oldestFirst);
-      const newest = pending.at(-1);
-      return newest ? copy(newest) : null;
-    });
+  listPendingByEmail(email: string, now: Date): Promise<Invitation[]> {
+    return this.store.unitOfWork.exclusive(() =>
+      [...this.rows.values()].filter((row) => row.email === email && isPending(row, now)).sort(oldestFirst).reverse().map(copy),
+    );
   }
 
   private byTokenHash(tokenHash: string): InvitationRow | undefined {

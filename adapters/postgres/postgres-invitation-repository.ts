@@ -98,17 +98,16 @@ export class PostgresInvitationRepository implements InvitationRepository {
     return result.numUpdatedRows > 0n;
   }
 
-  async findPendingByEmail(email: string, now: Date): Promise<Invitation | null> {
-    const row = await this.database.db
+  async listPendingByEmail(email: string, now: Date): Promise<Invitation[]> {
+    const rows = await this.database.db
       .selectFrom('invitation')
       .selectAll()
       .where(pending(now))
       .where('email', '=', email)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row ? toInvitation(row) : null;
+      .execute();
+    return rows.map(toInvitation);
   }
 }
 

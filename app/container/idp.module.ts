@@ -1,3 +1,4 @@
+import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { ContainerModule, type ResolutionContext } from 'inversify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config';
@@ -46,6 +47,7 @@ function idpPorts(ctx: ResolutionContext): IdpLoginPorts {
     stateSigner: ctx.get(TOKENS.StateSigner),
     flows: ctx.get(TOKENS.IdpLoginFlowStore),
     links: ctx.get(TOKENS.IdentityLinkRepository),
+    secretBox: new AesGcmSecretBox('tenantkit:idp-flow'),
     // B2B: an invited email gets in through the organizations context's own redemption.
     invitations: new IdpPendingInvitations(ctx.get<OrganizationsPorts>(TOKENS.OrganizationsPorts)),
   };

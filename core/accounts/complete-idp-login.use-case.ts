@@ -43,21 +43,21 @@ export class CompleteIdpLogin {
 
   async execute(input: CompleteIdpLoginInput): Promise<CompleteIdpLoginResult> {
     try {
-      const { state, flow } = await this.consumeFlow(input);
+      const { state, flow, invitationHash } = await this.consumeFlow(input);
       if (input.error !== undefined) {
         const reason = input.error === 'access_denied' ? 'oauth_cancelled' : 'oauth_failed';
         throw new IdpLoginFailure(reason, `the provider answered error=${input.error.slice(0, 100)}`);
       }
       if (!input.code) throw new IdpLoginFailure('oauth_missing_code', 'the callback carries no code');
       const identity = await this.exchange(input.callbackUrl, state, flow);
-      return { ok: true, ...(await this.signIn(identity, input.presentedToken)) };
+      return { ok: true, ...(await this.signIn(identity, input.presentedToken, invitationHash)) };
     } catch (error) {
       if (error instanceof IdpLoginFailure) return { ok: false, reason: error.reason, cause: error.message };
       return { ok: false, reason: 'oauth_failed', cause: 'unexpected error', unexpected: error };
     }
   }
 
-  private async consumeFlow(input: CompleteIdpLoginInput): Promise<{ state: string; flow: IdpLoginFlow }> {
+  private async consumeFlow(input: CompleteIdpLoginInput): Promise<{ state: string; flow: IdpLoginFlow; invitationHash: string | null }> {
     const invalid = (cause: string) => new IdpLoginFailure('oauth_invalid_state', cause);
     const state = input.state;
     if (!state) throw invalid('the callback carries no state');
@@ -68,9 +68,13 @@ export class CompleteIdpLogin {
     if (!constantTimeEqual(this.ports.tokenHasher.hash(input.binding), verified.claims.bindingHash)) {
       throw invalid('the binding cookie belongs to another sign-in');
     }
-    const flow = await this.ports.flows.consume(this.ports.tokenHasher.hash(verified.claims.flowKey), now);
-    if (!flow) throw invalid('state already used, or its flow expired');
-    return { state, flow };
+    const sealed = await this.ports.flows.consume(this.ports.tokenHasher.hash(verified.claims.flowKey), now);
+    if (!sealed) throw invalid('state already used, or its flow expired');
+    // Stored sealed under the flow key, which only the signed state carries.
+    const codeVerifier = this.ports.secretBox.open(sealed.codeVerifier, verified.claims.flowKey);
+    const nonce = this.ports.secretBox.open(sealed.nonce, verified.claims.flowKey);
+    if (codeVerifier === null || nonce === null) throw invalid('the stored flow does not open with this state');
+    return { state, flow: { codeVerifier, nonce }, invitationHash: verified.claims.invitationHash ?? null };
   }
 
   private async exchange(callbackUrl: URL, state: string, flow: IdpLoginFlow): Promise<VerifiedIdentity> {
@@ -88,11 +92,11 @@ export class CompleteIdpLogin {
     }
   }
 
-  private signIn(identity: VerifiedIdentity, presentedToken: string | undefined) {
+  private signIn(identity: VerifiedIdentity, presentedToken: string | undefined, invitationHash: string | null) {
     // No network inside: the provider has been heard from already.
     return this.ports.unitOfWork.transaction(async () => {
       const now = this.ports.clock.now();
-      const { userId, outcome } = await resolveIdpAccount(this.ports, this.settings.mode, identity, now);
+      const { userId, outcome } = await resolveIdpAccount(this.ports, this.settings.mode, identity, now, invitationHash);
       if (presentedToken) {
         const previous = await this.ports.sessions.findByTokenHash(this.ports.tokenHasher.hash(presentedToken));
         if (previous) await this.ports.sessions.revoke(previous.sessionId);

@@ -17,3 +17,13 @@ export interface TokenGenerator {
 export interface TokenHasher {
   hash(token: string): string;
 }
+
+/**
+ * Authenticated encryption of short secrets under a key the caller keeps somewhere else than the
+ * sealed text, so that reading the store alone reveals nothing. `open` answers null for text that
+ * was not sealed under that key, or was altered.
+ */
+export interface SecretBox {
+  seal(plaintext: string, key: string): string;
+  open(sealed: string, key: string): string | null;
+}

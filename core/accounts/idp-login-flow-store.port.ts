@@ -1,4 +1,8 @@
-/** The secrets of one identity-provider sign-in, kept server-side between redirect and callback. */
+/**
+ * The secrets of one identity-provider sign-in, kept server-side between redirect and callback.
+ * The store receives them sealed (SecretBox, under the flow key it never sees) and treats them as
+ * opaque text of up to 128 and 255 characters.
+ */
 export interface IdpLoginFlow {
   /** PKCE verifier: only its S256 challenge ever leaves the server. */
   codeVerifier: string;

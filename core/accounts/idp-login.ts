@@ -1,5 +1,6 @@
 import type { AccountsPorts } from './accounts-ports';
 import type { IdentityLinkRepository } from './identity-link-repository.port';
+import type { SecretBox } from './crypto.port';
 import type { IdentityProvider } from './identity-provider.port';
 import type { IdpLoginFlowStore } from './idp-login-flow-store.port';
 import type { StateSigner } from './state-signer.port';
@@ -22,11 +23,19 @@ export type IdpFailureReason =
  */
 export interface PendingInvitations {
   /**
-   * Accepts the newest invitation pending for this (normalized) email: a verified user without
-   * a password, with the invited role in the inviting organization. Null when none is pending.
-   * Joins the caller's transaction.
+   * Accepts the invitation the user picked, as a verified user without a password, with the
+   * invited role in the inviting organization. Picked: the one whose token hash the sign-in
+   * carried from an invitation link (it must be pending for this normalized email); without one,
+   * the only invitation pending for the email. Null when none is pending; throws IdpLoginFailure
+   * when the carried one is not pending for this email, or when several organizations invite the
+   * email and the sign-in named none: a provider login never joins an organization the user did
+   * not pick. Joins the caller's transaction.
    */
-  acceptFor(email: string, profile: { firstName: string | null; lastName: string | null }): Promise<{ userId: number } | null>;
+  acceptFor(
+    email: string,
+    profile: { firstName: string | null; lastName: string | null },
+    invitationTokenHash: string | null,
+  ): Promise<{ userId: number } | null>;
 }
 
 export interface IdpLoginPorts
@@ -35,6 +44,8 @@ export interface IdpLoginPorts
   stateSigner: StateSigner;
   flows: IdpLoginFlowStore;
   links: IdentityLinkRepository;
+  /** Seals the PKCE verifier and the nonce under the flow key, which only the signed state carries. */
+  secretBox: SecretBox;
   /** Absent: in B2B every unknown email is refused. */
   invitations?: PendingInvitations;
 }

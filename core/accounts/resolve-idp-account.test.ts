@@ -30,15 +30,29 @@ describe('identity-provider account resolution', () => {
     expect(h.store.users.size).toBe(1);
   });
 
-  it('links a verified local account, keeping its password and sessions', async () => {
+  it('links a verified local account, dropping its password and revoking its sessions', async () => {
     const h = idpHarness();
     const local = await h.aUser({ email: 'ada@example.com', password: 'correct horse', verified: true });
     const login = await new Login(h.ports, h.issuer).execute({ email: 'ada@example.com', password: 'correct horse' });
 
-    await expect(h.signIn()).resolves.toMatchObject({ ok: true, outcome: 'linked', userId: local.id });
-    await expect(new AuthenticateSession(h.ports).execute(login.token)).resolves.toMatchObject({ userId: local.id });
-    await expect(new Login(h.ports, h.issuer).execute({ email: 'ada@example.com', password: 'correct horse' })).resolves.toMatchObject({ userId: local.id });
+    const result = await h.signIn();
+
+    expect(result).toMatchObject({ ok: true, outcome: 'linked', userId: local.id });
+    await expect(new AuthenticateSession(h.ports).execute(login.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(new Login(h.ports, h.issuer).execute({ email: 'ada@example.com', password: 'correct horse' })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    await expect(h.ports.users.findById(local.id)).resolves.toMatchObject({ passwordHash: null });
     await expect(h.links.findBySubject(ISSUER, 'subject-1')).resolves.toMatchObject({ userId: local.id });
+    if (result.ok) await expect(new AuthenticateSession(h.ports).execute(result.session.token)).resolves.toMatchObject({ userId: local.id });
+  });
+
+  it('never links a sys_admin by email: a provider account asserting their address gets nothing', async () => {
+    const h = idpHarness();
+    const root = await h.aUser({ email: 'ada@example.com', password: 'root password', role: 'sys_admin', verified: true });
+
+    await expect(h.signIn()).resolves.toMatchObject({ ok: false, reason: 'oauth_failed' });
+    await expect(h.links.listByUser(root.id)).resolves.toEqual([]);
+    await expect(h.ports.users.findById(root.id)).resolves.toMatchObject({ passwordHash: 'plain:root password', role: 'sys_admin' });
+    expect(h.store.sessions.size).toBe(0);
   });
 
   it('claims an unverified local account: password removed, sessions revoked, email verified, linked', async () => {
@@ -139,9 +153,58 @@ describe('identity-provider account resolution: suspension', () => {
     const h = idpHarness({ mode: 'b2b' });
     const { organization, invitation } = await h.invite('ada@example.com');
     await h.ports.organizations.setStatus(organization.id, 'suspended');
+    const users = h.store.users.size;
 
     await expect(h.signIn()).resolves.toMatchObject({ ok: false, reason: 'oauth_failed' });
-    expect(h.store.users.size).toBe(0);
+    expect(h.store.users.size).toBe(users);
     await expect(h.invitations.findPendingByTokenHash(invitation.tokenHash, h.clock.now())).resolves.toMatchObject({ id: invitation.id });
+  });
+});
+
+describe('identity-provider account resolution: which invitation', () => {
+  it('never joins an organization the user did not pick: two organizations invite the address, the sign-in named none', async () => {
+    const h = idpHarness({ mode: 'b2b' });
+    const first = await h.invite('ada@example.com');
+    const second = await h.invite('ada@example.com');
+    const users = h.store.users.size;
+
+    await expect(h.signIn()).resolves.toMatchObject({ ok: false, reason: 'oauth_signup_closed' });
+    expect(h.store.users.size).toBe(users);
+    for (const { invitation } of [first, second]) {
+      await expect(h.invitations.findPendingByTokenHash(invitation.tokenHash, h.clock.now())).resolves.not.toBeNull();
+    }
+  });
+
+  it('joins the organization whose invitation link the sign-in started from, and only that one', async () => {
+    const h = idpHarness({ mode: 'b2b' });
+    const mine = await h.invite('ada@example.com', 'member');
+    const other = await h.invite('ada@example.com', 'org_admin');
+
+    const result = await h.signInFromInvitation(mine.token);
+
+    expect(result).toMatchObject({ ok: true, outcome: 'invited' });
+    if (!result.ok) throw new Error('expected a session');
+    await expect(h.ports.users.findById(result.userId)).resolves.toMatchObject({ organizationId: mine.organization.id, role: 'member' });
+    await expect(h.invitations.findPendingByTokenHash(other.invitation.tokenHash, h.clock.now())).resolves.not.toBeNull();
+  });
+
+  it("refuses an invitation link that is someone else's, or no longer pending", async () => {
+    const h = idpHarness({ mode: 'b2b' });
+    const theirs = await h.invite('grace@example.com');
+    await expect(h.signInFromInvitation(theirs.token)).resolves.toMatchObject({ ok: false, reason: 'oauth_signup_closed' });
+
+    const mine = await h.invite('ada@example.com');
+    await h.invitations.revoke(mine.organization.id, mine.invitation.id, h.clock.now());
+    await expect(h.signInFromInvitation(mine.token)).resolves.toMatchObject({ ok: false, reason: 'oauth_signup_closed' });
+  });
+
+  it('in B2C too, a sign-in from an invitation link joins that organization instead of making a personal one', async () => {
+    const h = idpHarness({ mode: 'b2c' });
+    const { organization, token } = await h.invite('ada@example.com', 'readonly');
+
+    const result = await h.signInFromInvitation(token);
+
+    expect(result).toMatchObject({ ok: true, outcome: 'invited' });
+    if (result.ok) await expect(h.ports.users.findById(result.userId)).resolves.toMatchObject({ organizationId: organization.id, role: 'readonly' });
   });
 });

@@ -9,17 +9,22 @@ export type IdpAccountOutcome = 'returning' | 'linked' | 'claimed' | 'created' |
 type Ports = Pick<IdpLoginPorts, 'users' | 'organizations' | 'sessions' | 'links' | 'invitations'>;
 
 /**
- * Contract §6 account resolution; must run inside the caller's transaction, so a refusal
- * (thrown IdpLoginFailure) undoes a half-made account. By `(issuer, subject)` first; else by
- * email, and only when the provider verified it: a verified local account is linked, an
- * unverified one is claimed (its password and sessions were never proven to be this person's),
- * an unknown email gets a new account in B2C or its pending invitation in B2B.
+ * Account resolution; must run inside the caller's transaction, so a refusal (thrown
+ * IdpLoginFailure) undoes a half-made account. By `(issuer, subject)` first; else by email, and
+ * only when the provider verified it. A local account found by email is taken over: linked when
+ * verified, claimed when not; either way its password is dropped and its sessions revoked, since
+ * whoever set that password is not proven to be this person (a pre-registered password must stop
+ * working the moment the owner arrives). A sys_admin is never taken over by email: a provider
+ * account that asserts their address would otherwise hold the whole system. An unknown email
+ * accepts the invitation the sign-in started from, if any; otherwise it gets a new account in
+ * B2C, or its only pending invitation in B2B.
  */
 export async function resolveIdpAccount(
   ports: Ports,
   mode: AccountsSettings['mode'],
   identity: VerifiedIdentity,
   now: Date,
+  invitationHash: string | null = null,
 ): Promise<{ userId: number; outcome: IdpAccountOutcome }> {
   const link = await ports.links.findBySubject(identity.issuer, identity.subject);
   if (link) {
@@ -34,14 +39,17 @@ export async function resolveIdpAccount(
   let outcome: IdpAccountOutcome;
   if (existing) {
     await assertActive(ports, existing);
-    if (!existing.emailVerified) await claim(ports, existing);
+    if (existing.role === 'sys_admin') {
+      throw new IdpLoginFailure('oauth_failed', `user ${existing.id} is a sys_admin: never linked to a provider account by email`);
+    }
+    await takeOver(ports, existing);
     userId = existing.id;
     outcome = existing.emailVerified ? 'linked' : 'claimed';
-  } else if (mode === 'b2c') {
+  } else if (mode === 'b2c' && invitationHash === null) {
     userId = await createOwner(ports, identity, identity.email);
     outcome = 'created';
   } else {
-    const accepted = await ports.invitations?.acceptFor(identity.email, profile(identity));
+    const accepted = await ports.invitations?.acceptFor(identity.email, profile(identity), invitationHash);
     if (!accepted) throw new IdpLoginFailure('oauth_signup_closed', 'B2B mode and no pending invitation for this email');
     await assertActive(ports, await ports.users.findById(accepted.userId));
     userId = accepted.userId;
@@ -51,9 +59,9 @@ export async function resolveIdpAccount(
   return { userId, outcome };
 }
 
-/** Whoever set the password never proved they own the address; the provider just did. */
-async function claim(ports: Ports, user: User): Promise<void> {
-  await ports.users.setPasswordHash(user.id, null);
+/** Whoever set the password never proved they are the person the provider just vouched for. */
+async function takeOver(ports: Ports, user: User): Promise<void> {
+  if (user.passwordHash !== null) await ports.users.setPasswordHash(user.id, null);
   await ports.sessions.revokeAllForUser(user.id);
   await ports.users.markEmailVerified(user.id);
 }

@@ -1,4 +1,4 @@
-import { JoseStateSigner } from '../../test/builders/adapters';
+import { AesGcmSecretBox, JoseStateSigner } from '../../test/builders/adapters';
 import { describe, expect, it } from 'vitest';
 import { idpHarness, STATE_SECRET } from '../../test/builders/idp';
 import { IdentityProviderError } from './identity-provider.port';
@@ -28,8 +28,13 @@ describe('StartIdpLogin', () => {
       expect(JSON.stringify(decode(request!.state))).not.toContain(secret);
     }
     const rows = [...h.store.table<{ flowKeyHash: string; codeVerifier: string; nonce: string; expiresAt: Date }>('idp_login_flow').values()];
-    expect(rows).toEqual([expect.objectContaining({ codeVerifier: request!.codeVerifier, nonce: request!.nonce, expiresAt: new Date(h.clock.now().getTime() + 600_000) })]);
-    expect(JSON.stringify(rows)).not.toContain(decode(request!.state).jti);
+    expect(rows).toEqual([expect.objectContaining({ expiresAt: new Date(h.clock.now().getTime() + 600_000) })]);
+    // Stored sealed under the flow key, which only the state carries: a copy of the table opens nothing.
+    const flowKey = decode(request!.state).jti as string;
+    for (const secret of [request!.codeVerifier, request!.nonce, flowKey]) expect(JSON.stringify(rows)).not.toContain(secret);
+    const box = new AesGcmSecretBox('tenantkit:idp-flow');
+    expect(box.open(rows[0]!.codeVerifier, flowKey)).toBe(request!.codeVerifier);
+    expect(box.open(rows[0]!.nonce, flowKey)).toBe(request!.nonce);
   });
 
   it('gives every start its own flow key and binding', async () => {

@@ -18,27 +18,31 @@ const PRUNE_BATCH = 100;
 
 /**
  * First leg of an identity-provider sign-in. The PKCE verifier and the nonce stay server-side
- * in a one-time flow keyed by a random flow key; the signed `state` carries that key and the
- * hash of a random binding value that only the initiating browser holds (in a cookie).
+ * in a one-time flow keyed by the hash of a random flow key, sealed under that key: the signed
+ * `state` carries the key (and the hash of a random binding value that only the initiating
+ * browser holds, in a cookie), so a copy of the store alone opens no flow. A sign-in that starts
+ * from an invitation link carries that invitation's token hash in the state: it is the
+ * invitation the sign-in may accept.
  */
 export class StartIdpLogin {
   constructor(
-    private readonly ports: Pick<IdpLoginPorts, 'provider' | 'stateSigner' | 'flows' | 'tokenGenerator' | 'tokenHasher' | 'clock'>,
+    private readonly ports: Pick<IdpLoginPorts, 'provider' | 'stateSigner' | 'flows' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'secretBox'>,
     private readonly logger: Logger,
   ) {}
 
-  async execute(): Promise<StartedIdpLogin> {
+  async execute(input: { invitationToken?: string | undefined } = {}): Promise<StartedIdpLogin> {
     const { tokenGenerator, tokenHasher } = this.ports;
     const now = this.ports.clock.now();
     const expiresAt = addSeconds(now, IDP_STATE_TTL_SECONDS);
     const flowKey = tokenGenerator.generate();
     const binding = tokenGenerator.generate();
-    const state = await this.ports.stateSigner.sign({ flowKey, bindingHash: tokenHasher.hash(binding) }, { issuedAt: now, expiresAt });
+    const invitation = input.invitationToken === undefined ? {} : { invitationHash: tokenHasher.hash(input.invitationToken) };
+    const state = await this.ports.stateSigner.sign({ flowKey, bindingHash: tokenHasher.hash(binding), ...invitation }, { issuedAt: now, expiresAt });
     const request = await this.authorizationRequest(state);
     await this.ports.flows.create({
       flowKeyHash: tokenHasher.hash(flowKey),
-      codeVerifier: request.codeVerifier,
-      nonce: request.nonce,
+      codeVerifier: this.ports.secretBox.seal(request.codeVerifier, flowKey),
+      nonce: this.ports.secretBox.seal(request.nonce, flowKey),
       createdAt: now,
       expiresAt,
     });

@@ -4,6 +4,12 @@ export interface StateClaims {
   flowKey: string;
   /** Hash of the binding value held in the initiating browser's cookie. */
   bindingHash: string;
+  /**
+   * Hash of the invitation token the sign-in started from (the browser came from an invitation
+   * link), if any: the only invitation this sign-in may accept. The hash redeems nothing on its
+   * own, and the signature keeps anyone from swapping it.
+   */
+  invitationHash?: string;
 }
 
 export type StateVerification =

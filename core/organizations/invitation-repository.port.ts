@@ -39,6 +39,9 @@ export interface InvitationRepository {
    * whether it did; unknown, foreign, accepted, revoked and expired invitations all give false.
    */
   revoke(organizationId: number, id: number, now: Date): Promise<boolean>;
-  /** The newest invitation for this (normalized) email pending at `now`, in any organization, or null. */
-  findPendingByEmail(email: string, now: Date): Promise<Invitation | null>;
+  /**
+   * The invitations for this (normalized) email pending at `now`, in every organization, newest
+   * first: at most one per organization, since inviting again replaces the pending one.
+   */
+  listPendingByEmail(email: string, now: Date): Promise<Invitation[]>;
 }

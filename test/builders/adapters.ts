@@ -8,3 +8,4 @@ export { InMemoryOutboxDeliveryStore } from '../../adapters/in-memory/in-memory-
 export { InMemoryProjectRepository } from '../../adapters/in-memory/in-memory-project-repository';
 export { InMemorySubscriptionRepository } from '../../adapters/in-memory/in-memory-subscription-repository';
 export { JoseStateSigner } from '../../adapters/crypto/jose-state-signer';
+export { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';

@@ -1,5 +1,6 @@
 import { recordingLogger } from '../support/recording-logger';
 import { JoseStateSigner } from '../../adapters/crypto/jose-state-signer';
+import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { InMemoryIdentityLinkRepository } from '../../adapters/in-memory/in-memory-identity-link-repository';
 import { InMemoryIdpLoginFlowStore } from '../../adapters/in-memory/in-memory-idp-login-flow-store';
 import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory-invitation-repository';
@@ -31,6 +32,7 @@ export function idpHarness(options: { mode?: AccountsSettings['mode']; withInvit
     stateSigner: new JoseStateSigner(STATE_SECRET),
     flows,
     links,
+    secretBox: new AesGcmSecretBox('tenantkit:idp-flow'),
     ...(options.withInvitations === false ? {} : { invitations: new IdpPendingInvitations({ ...h.ports, invitations }) }),
   };
   const start = new StartIdpLogin(ports, logger);
@@ -49,21 +51,29 @@ export function idpHarness(options: { mode?: AccountsSettings['mode']; withInvit
   /** Starts a sign-in and brings the browser straight back. */
   const signIn = async (overrides: Partial<CompleteIdpLoginInput> = {}) => complete.execute(callback(await start.execute(), overrides));
 
-  /** A pending invitation of `email` into a new organization, as the organizations context stores it. */
+  /**
+   * A pending invitation of `email` into a new organization, as the organizations context stores
+   * it, made by an org_admin of that organization; `token` is what its emailed link carries.
+   */
   const invite = async (email: string, role: RoleName = 'member', expiresInMs = 7 * 86_400_000) => {
     const organization = await h.ports.organizations.create({ name: 'Inviting Org' });
+    const inviter = await h.aUser({ organizationId: organization.id, role: 'org_admin' });
     const now = h.clock.now();
+    const token = h.ports.tokenGenerator.generate();
     const invitation = await invitations.create({
       organizationId: organization.id,
       email,
       role,
-      tokenHash: h.ports.tokenHasher.hash(h.ports.tokenGenerator.generate()),
-      invitedByUserId: null,
+      tokenHash: h.ports.tokenHasher.hash(token),
+      invitedByUserId: inviter.id,
       expiresAt: new Date(now.getTime() + expiresInMs),
       createdAt: now,
     });
-    return { organization, invitation };
+    return { organization, invitation, token };
   };
 
-  return { ...h, provider, links, flows, invitations, logs, start, complete, callback, signIn, invite };
+  /** Starts a sign-in from an invitation link (its token) and brings the browser straight back. */
+  const signInFromInvitation = async (invitationToken: string) => complete.execute(callback(await start.execute({ invitationToken })));
+
+  return { ...h, provider, links, flows, invitations, logs, start, complete, callback, signIn, signInFromInvitation, invite };
 }

@@ -184,17 +184,17 @@ export function describeInvitationRepositoryContract(name: string, setup: () => 
       await expect(h.invitations.revoke(orgId, expired.id, at(10))).resolves.toBe(false);
     });
 
-    it('finds the newest pending invitation for an email in any organization', async () => {
+    it('lists the invitations pending for an email in every organization, newest first', async () => {
       const email = anEmail();
-      await invite({ email, createdAt: at(1) });
+      const older = await invite({ email, createdAt: at(1) });
       const newest = await invite({ email, organizationId: otherOrgId, invitedByUserId: null, createdAt: at(2) });
       await invite({ email: anEmail() });
 
-      await expect(h.invitations.findPendingByEmail(email, at(3))).resolves.toEqual(newest);
+      await expect(h.invitations.listPendingByEmail(email, at(3))).resolves.toEqual([newest, older]);
       await h.invitations.revoke(otherOrgId, newest.id, at(3));
-      await expect(h.invitations.findPendingByEmail(email, at(4))).resolves.toMatchObject({ organizationId: orgId });
-      await expect(h.invitations.findPendingByEmail(email, at(WEEK_MINUTES))).resolves.toBeNull();
-      await expect(h.invitations.findPendingByEmail(anEmail(), T0)).resolves.toBeNull();
+      await expect(h.invitations.listPendingByEmail(email, at(4))).resolves.toEqual([older]);
+      await expect(h.invitations.listPendingByEmail(email, at(WEEK_MINUTES))).resolves.toEqual([]);
+      await expect(h.invitations.listPendingByEmail(anEmail(), T0)).resolves.toEqual([]);
     });
 
     it('keeps an invitation when its inviter is deleted, without the inviter', async () => {

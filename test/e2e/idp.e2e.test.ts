@@ -99,17 +99,19 @@ describe.skipIf(!postgres)('sign-in through an OpenID Connect provider (B2C)', (
     expect(cookies[1]).toMatch(/^session_id=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=86400; HttpOnly; SameSite=Lax$/);
   });
 
-  it('links a verified local account: same user, password still works', async () => {
+  it('links a verified local account: same user, the local password and its sessions gone', async () => {
     const local = new HttpSession(t.app);
     const signup = await local.post('/auth/signup', { email: 'linda@example.com', password: PASSWORD });
     const { user_id } = (await signup.json()) as { user_id: number };
     const token = await tokenFromEmail(t.app, 'linda@example.com', '/verify-email');
     expect((await local.post('/auth/verify-email', { token })).status).toBe(200);
+    expect((await local.post('/auth/login', { email: 'linda@example.com', password: PASSWORD })).status).toBe(200);
 
     const browser = new TestBrowser();
     expect(outcome(await throughProvider(t, browser, 'linda'))).toBeNull();
-    expect(await me(t, browser)).toMatchObject({ id: user_id, has_password: true });
-    expect((await local.post('/auth/login', { email: 'linda@example.com', password: PASSWORD })).status).toBe(200);
+    expect(await me(t, browser)).toMatchObject({ id: user_id, has_password: false });
+    expect((await local.get('/users/me')).status).toBe(401);
+    expect((await local.post('/auth/login', { email: 'linda@example.com', password: PASSWORD })).status).toBe(401);
   });
 
   it('claims an unverified local account: old password refused, old sessions dead, email verified', async () => {
@@ -287,6 +289,20 @@ describe.skipIf(!postgres)('sign-in through the provider in B2B', () => {
     const accept = await new HttpSession(t.app).post('/invitations/accept', { token, password: PASSWORD });
     expect(accept.status).toBe(400);
     expect(await accept.json()).toMatchObject({ code: 'INVALID_TOKEN' });
+  });
+
+  it('joins only the organization whose invitation link the sign-in started from, never the newest of several', async () => {
+    const root = new HttpSession(t.app);
+    expect((await root.post('/auth/login', { email: 'root@example.com', password: PASSWORD })).status).toBe(200);
+    const invitedBy = async (name: string) => ((await (await root.post('/organizations', { name, admin_email: 'nora@example.com' })).json()) as { id: number }).id;
+    const chosen = await invitedBy('Chosen');
+    await invitedBy('Other');
+
+    expect(outcome(await throughProvider(t, new TestBrowser(), 'nora'))).toBe('oauth_signup_closed');
+    const chosenToken = await tokenFromEmail(t.app, 'nora@example.com', '/invite/accept', 0);
+    const nora = new TestBrowser();
+    expect(outcome(await throughProvider(t, nora, 'nora', WEB, chosenToken))).toBeNull();
+    expect(await me(t, nora)).toMatchObject({ organization_id: chosen, role: { name: 'org_admin' } });
   });
 });
 

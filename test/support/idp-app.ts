@@ -62,8 +62,9 @@ export async function startIdpTestApp(accounts: Record<string, TestAccountClaims
 }
 
 /** The authorize URL the app hands the frontend, fetched with (and setting cookies in) `browser`. */
-export async function authorizeUrl(t: IdpTestApp, browser: TestBrowser): Promise<string> {
-  const page = await browser.get(`${t.app.url}/auth/oauth/idp/authorize-url`);
+export async function authorizeUrl(t: IdpTestApp, browser: TestBrowser, invitationToken?: string): Promise<string> {
+  const query = invitationToken === undefined ? '' : `?invitation_token=${encodeURIComponent(invitationToken)}`;
+  const page = await browser.get(`${t.app.url}/auth/oauth/idp/authorize-url${query}`);
   expect(page.status, page.body).toBe(200);
   return (JSON.parse(page.body) as { authorization_url: string }).authorization_url;
 }
@@ -71,10 +72,11 @@ export async function authorizeUrl(t: IdpTestApp, browser: TestBrowser): Promise
 /**
  * The user's side: authorize URL → the provider's login and consent screens (skipped when the
  * provider remembers them) → back. Stops at the first redirect into `stopAt`: the web app by
- * default, or the app's callback to tamper with it.
+ * default, or the app's callback to tamper with it. `invitationToken`: the sign-in starts from
+ * that invitation link.
  */
-export async function throughProvider(t: IdpTestApp, browser: TestBrowser, login: string, stopAt = WEB): Promise<Page> {
-  let page = await browser.get(await authorizeUrl(t, browser), { stopAt });
+export async function throughProvider(t: IdpTestApp, browser: TestBrowser, login: string, stopAt = WEB, invitationToken?: string): Promise<Page> {
+  let page = await browser.get(await authorizeUrl(t, browser, invitationToken), { stopAt });
   for (let screens = 0; screens < 3 && !page.stopped && page.body.includes('<form'); screens += 1) {
     page = await browser.submitForm(page, page.body.includes('name="login"') ? { login } : {}, { stopAt });
   }

@@ -26,6 +26,14 @@ const AuthorizeUrlResponse = v.object({ authorization_url: v.pipe(v.string(), v.
 const callbackParameter = v.fallback(v.optional(v.pipe(v.string(), v.maxLength(4096))), undefined);
 const CallbackQuery = v.looseObject({ code: callbackParameter, state: callbackParameter, error: callbackParameter });
 
+/**
+ * `invitation_token`: the token of the invitation link the browser came from, so that a sign-in
+ * of an invited address joins that organization and no other.
+ */
+const AuthorizeQuery = v.object({
+  invitation_token: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/, 'Must be the token from an invitation link'))),
+});
+
 /** Public, but each call stores a flow: bounded per client IP. */
 const AUTHORIZE_LIMIT = { bucket: 'idp-authorize', rule: '60/minute' };
 
@@ -39,6 +47,7 @@ export function idpRoutes(useCases: IdpUseCases, deps: IdpRouteDeps): AnyRoute[]
       summary: "The identity provider's authorization URL; sets the one-time binding cookie",
       access: 'public',
       rateLimit: AUTHORIZE_LIMIT,
+      query: AuthorizeQuery,
       responses: {
         200: {
           description: 'Send the browser to `authorization_url` within 10 minutes',
@@ -47,8 +56,8 @@ export function idpRoutes(useCases: IdpUseCases, deps: IdpRouteDeps): AnyRoute[]
         },
       },
       errors: ['NOT_FOUND', 'SERVICE_UNAVAILABLE'],
-      handler: async ({ ctx }) => {
-        const started = await useCases.start.execute();
+      handler: async ({ ctx, query }) => {
+        const started = await useCases.start.execute({ invitationToken: query.invitation_token });
         deps.bindingCookie.set(ctx, started.binding, started.maxAgeSeconds);
         return { status: 200, body: { authorization_url: started.authorizationUrl } };
       },
