@@ -121,7 +121,7 @@ export class PostgresUserRepository implements UserRepository {
   async countSysAdmins(): Promise<number> {
     // FOR UPDATE, not count(*): the rows stay locked for the caller's transaction, and a waiter
     // re-reads a row changed meanwhile, so the last two sys_admins cannot both step down.
-    const rows = (await this.database.db('app_user').select('id').where({ role: 'sys_admin' }).forUpdate()) as unknown[];
+    const rows = await this.database.db.selectFrom('app_user').select('id').where('role', '=', 'sys_admin').forUpdate().execute();
     return rows.length;
   }
 }

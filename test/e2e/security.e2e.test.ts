@@ -33,7 +33,8 @@ describe('security review regressions over HTTP', () => {
       const error = await expectErrorResponse(res, 403, 'ACCESS_DENIED');
       expect(error.details).toEqual({ reason: 'cross_site_request', origin: 'http://evil.example' });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
-      expect(await app.db!.database.db('organization').where({ id: tenantId }).first()).toMatchObject({ status: 'active' });
+      const organization = await app.db!.database.db.selectFrom('organization').select('status').where('id', '=', tenantId).executeTakeFirst();
+      expect(organization).toEqual({ status: 'active' });
     });
 
     it('refuses an opaque origin and a cross-site fetch that sends no Origin', async () => {
