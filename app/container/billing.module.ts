@@ -8,8 +8,8 @@ import { PostgresSubscriptionRepository } from '../../adapters/postgres/postgres
 import { StripeBillingProvider } from '../../adapters/stripe/stripe-billing-provider';
 import type { AccountsPorts } from '../../core/accounts/accounts-ports';
 import type { BillingProvider } from '../../core/billing/billing-provider.port';
-import { HandleBillingWebhookUseCase } from '../../core/billing/handle-billing-webhook.use-case';
-import { StartCheckoutUseCase } from '../../core/billing/start-checkout.use-case';
+import { HandleBillingWebhook } from '../../core/billing/handle-billing-webhook.use-case';
+import { StartCheckout } from '../../core/billing/start-checkout.use-case';
 import type { SubscriptionRepository } from '../../core/billing/subscription-repository.port';
 import type { Clock } from '../../core/shared/clock.port';
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
@@ -30,13 +30,13 @@ export function billingModule(): ContainerModule {
       (ctx) => new PostgresSubscriptionRepository(ctx.get<Database>(TOKENS.Database)),
     );
     bind<BillingProvider>(TOKENS.BillingProvider).toDynamicValue((ctx) => stripeProvider(config(ctx)));
-    bind(TOKENS.StartCheckoutUseCase).toDynamicValue((ctx) => {
+    bind(TOKENS.StartCheckout).toDynamicValue((ctx) => {
       const accounts = ctx.get<AccountsPorts>(TOKENS.AccountsPorts);
-      return new StartCheckoutUseCase(ctx.get(TOKENS.BillingProvider), accounts.users, accounts.tokenHasher, ctx.get<Clock>(TOKENS.Clock), config(ctx).baseWebUrl);
+      return new StartCheckout(ctx.get(TOKENS.BillingProvider), accounts.users, accounts.tokenHasher, ctx.get<Clock>(TOKENS.Clock), config(ctx).baseWebUrl);
     });
-    bind(TOKENS.HandleBillingWebhookUseCase).toDynamicValue(
+    bind(TOKENS.HandleBillingWebhook).toDynamicValue(
       (ctx) =>
-        new HandleBillingWebhookUseCase(
+        new HandleBillingWebhook(
           ctx.get(TOKENS.BillingProvider),
           ctx.get(TOKENS.SubscriptionRepository),
           ctx.get<UnitOfWork>(TOKENS.UnitOfWork),
@@ -47,7 +47,7 @@ export function billingModule(): ContainerModule {
     bind(TOKENS.Routes).toDynamicValue((ctx) =>
       billingRoutes(
         config(ctx).stripe
-          ? { startCheckout: ctx.get(TOKENS.StartCheckoutUseCase), handleWebhook: ctx.get(TOKENS.HandleBillingWebhookUseCase) }
+          ? { startCheckout: ctx.get(TOKENS.StartCheckout), handleWebhook: ctx.get(TOKENS.HandleBillingWebhook) }
           : undefined,
       ),
     );

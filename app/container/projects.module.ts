@@ -5,11 +5,11 @@ import type { Database } from '../../adapters/postgres/database';
 import { PostgresProjectRepository } from '../../adapters/postgres/postgres-project-repository';
 import type { Clock } from '../../core/shared/clock.port';
 import type { ProjectRepository } from '../../core/projects/project-repository.port';
-import { CreateProjectUseCase } from '../../core/projects/create-project.use-case';
-import { ListProjectsUseCase } from '../../core/projects/list-projects.use-case';
-import { GetProjectUseCase } from '../../core/projects/get-project.use-case';
-import { UpdateProjectUseCase } from '../../core/projects/update-project.use-case';
-import { DeleteProjectUseCase } from '../../core/projects/delete-project.use-case';
+import { CreateProject } from '../../core/projects/create-project.use-case';
+import { ListProjects } from '../../core/projects/list-projects.use-case';
+import { GetProject } from '../../core/projects/get-project.use-case';
+import { UpdateProject } from '../../core/projects/update-project.use-case';
+import { DeleteProject } from '../../core/projects/delete-project.use-case';
 import { projectRoutes } from '../http/routes/projects.routes';
 
 /** Projects: the PostgreSQL repository, the five use cases (plain classes, built here) and the routes. */
@@ -20,19 +20,19 @@ export function projectsModule(): ContainerModule {
     );
     const projects = (ctx: { get<T>(id: symbol): T }) => ctx.get<ProjectRepository>(TOKENS.ProjectRepository);
     const clock = (ctx: { get<T>(id: symbol): T }) => ctx.get<Clock>(TOKENS.Clock);
-    bind(TOKENS.CreateProjectUseCase).toDynamicValue((ctx) => new CreateProjectUseCase(projects(ctx), clock(ctx)));
-    bind(TOKENS.ListProjectsUseCase).toDynamicValue((ctx) => new ListProjectsUseCase(projects(ctx)));
-    bind(TOKENS.GetProjectUseCase).toDynamicValue((ctx) => new GetProjectUseCase(projects(ctx)));
-    bind(TOKENS.UpdateProjectUseCase).toDynamicValue((ctx) => new UpdateProjectUseCase(projects(ctx), clock(ctx)));
-    bind(TOKENS.DeleteProjectUseCase).toDynamicValue((ctx) => new DeleteProjectUseCase(projects(ctx)));
+    bind(TOKENS.CreateProject).toDynamicValue((ctx) => new CreateProject(projects(ctx), clock(ctx)));
+    bind(TOKENS.ListProjects).toDynamicValue((ctx) => new ListProjects(projects(ctx)));
+    bind(TOKENS.GetProject).toDynamicValue((ctx) => new GetProject(projects(ctx)));
+    bind(TOKENS.UpdateProject).toDynamicValue((ctx) => new UpdateProject(projects(ctx), clock(ctx)));
+    bind(TOKENS.DeleteProject).toDynamicValue((ctx) => new DeleteProject(projects(ctx)));
     bind(TOKENS.Routes).toDynamicValue((ctx) =>
       projectRoutes(
         {
-          createProject: ctx.get(TOKENS.CreateProjectUseCase),
-          listProjects: ctx.get(TOKENS.ListProjectsUseCase),
-          getProject: ctx.get(TOKENS.GetProjectUseCase),
-          updateProject: ctx.get(TOKENS.UpdateProjectUseCase),
-          deleteProject: ctx.get(TOKENS.DeleteProjectUseCase),
+          createProject: ctx.get(TOKENS.CreateProject),
+          listProjects: ctx.get(TOKENS.ListProjects),
+          getProject: ctx.get(TOKENS.GetProject),
+          updateProject: ctx.get(TOKENS.UpdateProject),
+          deleteProject: ctx.get(TOKENS.DeleteProject),
         },
         { baseApiUrl: ctx.get<AppConfig>(TOKENS.Config).baseApiUrl },
       ),

@@ -37,11 +37,11 @@ export const TOKENS = {
   JobRunLedger: Symbol.for('JobRunLedger'),
   // projects
   ProjectRepository: Symbol.for('ProjectRepository'),
-  CreateProjectUseCase: Symbol.for('CreateProjectUseCase'),
-  ListProjectsUseCase: Symbol.for('ListProjectsUseCase'),
-  GetProjectUseCase: Symbol.for('GetProjectUseCase'),
-  UpdateProjectUseCase: Symbol.for('UpdateProjectUseCase'),
-  DeleteProjectUseCase: Symbol.for('DeleteProjectUseCase'),
+  CreateProject: Symbol.for('CreateProject'),
+  ListProjects: Symbol.for('ListProjects'),
+  GetProject: Symbol.for('GetProject'),
+  UpdateProject: Symbol.for('UpdateProject'),
+  DeleteProject: Symbol.for('DeleteProject'),
   // organizations, members, invitations
   InvitationRepository: Symbol.for('InvitationRepository'),
   OrganizationsPorts: Symbol.for('OrganizationsPorts'),
@@ -50,6 +50,6 @@ export const TOKENS = {
   // billing
   BillingProvider: Symbol.for('BillingProvider'),
   SubscriptionRepository: Symbol.for('SubscriptionRepository'),
-  StartCheckoutUseCase: Symbol.for('StartCheckoutUseCase'),
-  HandleBillingWebhookUseCase: Symbol.for('HandleBillingWebhookUseCase'),
+  StartCheckout: Symbol.for('StartCheckout'),
+  HandleBillingWebhook: Symbol.for('HandleBillingWebhook'),
 } as const;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { accountsHarness } from '../../test/builders/accounts';
 import { FakeBillingProvider } from '../../test/fakes/fake-billing-provider';
 import type { BillingEvent, CheckoutCompletedEvent, SubscriptionChangedEvent } from './billing-provider.port';
-import { HandleBillingWebhookUseCase } from './handle-billing-webhook.use-case';
+import { HandleBillingWebhook } from './handle-billing-webhook.use-case';
 import type { Logger } from '../shared/logger.port';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -12,7 +12,7 @@ const T0 = new Date('2026-11-21T09:00:00.000Z');
 async function setup() {
   const h = accountsHarness();
   const subscriptions = new InMemorySubscriptionRepository(h.store);
-  const handle = new HandleBillingWebhookUseCase(new FakeBillingProvider(), subscriptions, h.store.unitOfWork, h.clock, silent);
+  const handle = new HandleBillingWebhook(new FakeBillingProvider(), subscriptions, h.store.unitOfWork, h.clock, silent);
   const organizationId = (await h.ports.organizations.create({ name: 'Acme' })).id;
   const deliver = (event: BillingEvent, signature = FakeBillingProvider.SIGNATURE) =>
     handle.execute({ rawBody: FakeBillingProvider.body(event), signature });
@@ -44,7 +44,7 @@ const changed = (organizationId: number | null, overrides: Partial<SubscriptionC
   ...overrides,
 });
 
-describe('HandleBillingWebhookUseCase', () => {
+describe('HandleBillingWebhook', () => {
   it('activates the organization on a paid checkout, stamped by the clock', async () => {
     const { h, subscriptions, organizationId, deliver } = await setup();
     await expect(deliver(completed(organizationId))).resolves.toBe('applied');

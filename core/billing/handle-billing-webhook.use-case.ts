@@ -20,7 +20,7 @@ export type BillingWebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'skipp
  * id is recorded in the same transaction as the change, so a failed change is retried by the
  * provider's redelivery and a redelivered event changes nothing.
  */
-export class HandleBillingWebhookUseCase {
+export class HandleBillingWebhook {
   constructor(
     private readonly provider: BillingProvider,
     private readonly subscriptions: SubscriptionRepository,

@@ -3,18 +3,18 @@ import { accountsHarness } from '../../test/builders/accounts';
 import { FakeBillingProvider } from '../../test/fakes/fake-billing-provider';
 import type { Caller } from '../accounts/caller';
 import { serviceUnavailable } from '../shared/domain-error';
-import { StartCheckoutUseCase } from './start-checkout.use-case';
+import { StartCheckout } from './start-checkout.use-case';
 
 async function setup() {
   const h = accountsHarness();
   const provider = new FakeBillingProvider();
-  const startCheckout = new StartCheckoutUseCase(provider, h.ports.users, h.ports.tokenHasher, h.clock, 'https://app.example.com');
+  const startCheckout = new StartCheckout(provider, h.ports.users, h.ports.tokenHasher, h.clock, 'https://app.example.com');
   const user = await h.aUser({ email: 'owner@example.com', role: 'readonly' });
   const caller: Caller = { userId: user.id, organizationId: user.organizationId, role: user.role, sessionId: 1 };
   return { h, provider, startCheckout, caller };
 }
 
-describe('StartCheckoutUseCase', () => {
+describe('StartCheckout', () => {
   it("asks the provider for a checkout of the caller's organization and returns its URL", async () => {
     const { provider, startCheckout, caller } = await setup();
     const { url } = await startCheckout.execute(caller, { priceId: 'price_basic' });

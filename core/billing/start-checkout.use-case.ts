@@ -14,7 +14,7 @@ export interface StartCheckoutInput {
 const IDEMPOTENCY_WINDOW_MS = 60_000;
 
 /** Starts a hosted checkout that subscribes the caller's organization to a price. */
-export class StartCheckoutUseCase {
+export class StartCheckout {
   constructor(
     private readonly provider: BillingProvider,
     private readonly users: UserRepository,

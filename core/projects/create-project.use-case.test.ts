@@ -3,17 +3,17 @@ import { InMemoryProjectRepository } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
 import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
-import { CreateProjectUseCase } from './create-project.use-case';
+import { CreateProject } from './create-project.use-case';
 
 const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1 });
 
 function setup() {
   const projects = new InMemoryProjectRepository();
   const clock = new FakeClock('2026-11-21T10:00:00.000Z');
-  return { projects, clock, createProject: new CreateProjectUseCase(projects, clock) };
+  return { projects, clock, createProject: new CreateProject(projects, clock) };
 }
 
-describe('CreateProjectUseCase', () => {
+describe('CreateProject', () => {
   it('stores the project in the caller organization, owned by the caller, stamped by the clock', async () => {
     const { projects, createProject } = setup();
     const project = await createProject.execute(caller('member', 7, 70), { name: 'Apollo', description: 'to the moon' });

@@ -10,7 +10,7 @@ export interface CreateProjectInput {
   description?: string | null;
 }
 
-export class CreateProjectUseCase {
+export class CreateProject {
   constructor(
     private readonly projects: ProjectRepository,
     private readonly clock: Clock,

@@ -3,18 +3,18 @@ import { InMemoryProjectRepository } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
 import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
-import { CreateProjectUseCase } from './create-project.use-case';
-import { DeleteProjectUseCase } from './delete-project.use-case';
+import { CreateProject } from './create-project.use-case';
+import { DeleteProject } from './delete-project.use-case';
 
 const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1 });
 
 async function setup() {
   const projects = new InMemoryProjectRepository();
-  const project = await new CreateProjectUseCase(projects, new FakeClock()).execute(caller('member'), { name: 'Apollo' });
-  return { projects, project, deleteProject: new DeleteProjectUseCase(projects) };
+  const project = await new CreateProject(projects, new FakeClock()).execute(caller('member'), { name: 'Apollo' });
+  return { projects, project, deleteProject: new DeleteProject(projects) };
 }
 
-describe('DeleteProjectUseCase', () => {
+describe('DeleteProject', () => {
   it('deletes a project of the caller organization', async () => {
     const { projects, project, deleteProject } = await setup();
     await expect(deleteProject.execute(caller('member', 1, 11), { id: project.id })).resolves.toBeUndefined();

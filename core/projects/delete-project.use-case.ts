@@ -3,7 +3,7 @@ import { resourceNotFound } from '../shared/domain-error';
 import { assertMayWriteProjects } from './project-access';
 import type { ProjectRepository } from './project-repository.port';
 
-export class DeleteProjectUseCase {
+export class DeleteProject {
   constructor(private readonly projects: ProjectRepository) {}
 
   /** Not idempotent on purpose (spec): deleting a missing project answers RESOURCE_NOT_FOUND. */

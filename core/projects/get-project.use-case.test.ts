@@ -4,17 +4,17 @@ import { FakeClock } from '../../test/support/fake-clock';
 import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
 import { DomainError } from '../shared/domain-error';
-import { CreateProjectUseCase } from './create-project.use-case';
-import { GetProjectUseCase } from './get-project.use-case';
+import { CreateProject } from './create-project.use-case';
+import { GetProject } from './get-project.use-case';
 
 const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1 });
 
 function setup() {
   const projects = new InMemoryProjectRepository();
-  return { createProject: new CreateProjectUseCase(projects, new FakeClock()), getProject: new GetProjectUseCase(projects) };
+  return { createProject: new CreateProject(projects, new FakeClock()), getProject: new GetProject(projects) };
 }
 
-describe('GetProjectUseCase', () => {
+describe('GetProject', () => {
   it('returns a project of the caller organization, to any role', async () => {
     const { createProject, getProject } = setup();
     const created = await createProject.execute(caller('member'), { name: 'Apollo' });

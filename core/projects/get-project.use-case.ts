@@ -3,7 +3,7 @@ import { resourceNotFound } from '../shared/domain-error';
 import type { Project } from './project';
 import type { ProjectRepository } from './project-repository.port';
 
-export class GetProjectUseCase {
+export class GetProject {
   constructor(private readonly projects: ProjectRepository) {}
 
   /** Another organization's project is answered exactly like a missing one. */

@@ -3,9 +3,9 @@ import { InMemoryProjectRepository } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
 import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
-import { CreateProjectUseCase } from './create-project.use-case';
+import { CreateProject } from './create-project.use-case';
 import { encodeProjectCursor } from './project-cursor';
-import { ListProjectsUseCase } from './list-projects.use-case';
+import { ListProjects } from './list-projects.use-case';
 
 const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1 });
 
@@ -13,19 +13,19 @@ const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ u
 async function setup() {
   const projects = new InMemoryProjectRepository();
   const clock = new FakeClock();
-  const createProject = new CreateProjectUseCase(projects, clock);
+  const createProject = new CreateProject(projects, clock);
   const ours = [];
   for (const name of ['p1', 'p2', 'p3', 'p4', 'p5']) {
     ours.push(await createProject.execute(caller('member'), { name }));
     clock.advance(60_000);
   }
   await createProject.execute(caller('member', 2, 20), { name: 'theirs' });
-  return { projects, clock, createProject, listProjects: new ListProjectsUseCase(projects) };
+  return { projects, clock, createProject, listProjects: new ListProjects(projects) };
 }
 
 const names = (page: { projects: Array<{ name: string }> }) => page.projects.map((p) => p.name);
 
-describe('ListProjectsUseCase', () => {
+describe('ListProjects', () => {
   it("lists only the caller organization's projects, newest first, all of them without a limit", async () => {
     const { listProjects } = await setup();
     const page = await listProjects.execute(caller('readonly'), {});

@@ -17,7 +17,7 @@ export interface ProjectPage {
   nextCursor: string | null;
 }
 
-export class ListProjectsUseCase {
+export class ListProjects {
   constructor(private readonly projects: ProjectRepository) {}
 
   async execute(caller: Caller, input: ListProjectsInput): Promise<ProjectPage> {

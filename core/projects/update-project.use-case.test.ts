@@ -3,20 +3,20 @@ import { InMemoryProjectRepository } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
 import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
-import { CreateProjectUseCase } from './create-project.use-case';
-import { UpdateProjectUseCase } from './update-project.use-case';
+import { CreateProject } from './create-project.use-case';
+import { UpdateProject } from './update-project.use-case';
 
 const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1 });
 
 async function setup() {
   const projects = new InMemoryProjectRepository();
   const clock = new FakeClock('2026-11-21T10:00:00.000Z');
-  const project = await new CreateProjectUseCase(projects, clock).execute(caller('member'), { name: 'Apollo', description: 'moon' });
+  const project = await new CreateProject(projects, clock).execute(caller('member'), { name: 'Apollo', description: 'moon' });
   clock.advance(60_000);
-  return { projects, clock, project, updateProject: new UpdateProjectUseCase(projects, clock) };
+  return { projects, clock, project, updateProject: new UpdateProject(projects, clock) };
 }
 
-describe('UpdateProjectUseCase', () => {
+describe('UpdateProject', () => {
   it('changes the given fields, stamps updatedAt from the clock and keeps createdAt', async () => {
     const { projects, project, updateProject } = await setup();
     const updated = await updateProject.execute(caller('member', 1, 11), { id: project.id, name: 'Artemis', description: 'again' });

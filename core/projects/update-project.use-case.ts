@@ -12,7 +12,7 @@ export interface UpdateProjectInput {
   description?: string | null;
 }
 
-export class UpdateProjectUseCase {
+export class UpdateProject {
   constructor(
     private readonly projects: ProjectRepository,
     private readonly clock: Clock,

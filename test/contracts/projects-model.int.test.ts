@@ -4,13 +4,13 @@ import { InMemoryProjectRepository } from '../../adapters/in-memory/in-memory-pr
 import { PostgresProjectRepository } from '../../adapters/postgres/postgres-project-repository';
 import type { Caller } from '../../core/accounts/caller';
 import { ROLES, type RoleName } from '../../core/accounts/role';
-import { CreateProjectUseCase } from '../../core/projects/create-project.use-case';
-import { DeleteProjectUseCase } from '../../core/projects/delete-project.use-case';
-import { GetProjectUseCase } from '../../core/projects/get-project.use-case';
-import { ListProjectsUseCase } from '../../core/projects/list-projects.use-case';
+import { CreateProject } from '../../core/projects/create-project.use-case';
+import { DeleteProject } from '../../core/projects/delete-project.use-case';
+import { GetProject } from '../../core/projects/get-project.use-case';
+import { ListProjects } from '../../core/projects/list-projects.use-case';
 import type { Project } from '../../core/projects/project';
 import type { ProjectRepository } from '../../core/projects/project-repository.port';
-import { UpdateProjectUseCase } from '../../core/projects/update-project.use-case';
+import { UpdateProject } from '../../core/projects/update-project.use-case';
 import { FakeClock } from '../support/fake-clock';
 import { createTestDatabase, requirePostgres, type TestDatabase } from '../support/postgres';
 import { insertOrganization, insertUser } from '../support/sessions';
@@ -27,11 +27,11 @@ const USERS_PER_TENANT = 2;
 
 interface System {
   clock: FakeClock;
-  create: CreateProjectUseCase;
-  list: ListProjectsUseCase;
-  get: GetProjectUseCase;
-  update: UpdateProjectUseCase;
-  delete: DeleteProjectUseCase;
+  create: CreateProject;
+  list: ListProjects;
+  get: GetProject;
+  update: UpdateProject;
+  delete: DeleteProject;
   /** Every stored project of every organization, read around the use cases. */
   everything(): Promise<Project[]>;
 }
@@ -176,11 +176,11 @@ async function freshSystem(backend: Backend): Promise<System> {
   const clock = new FakeClock();
   return {
     clock,
-    create: new CreateProjectUseCase(repository, clock),
-    list: new ListProjectsUseCase(repository),
-    get: new GetProjectUseCase(repository),
-    update: new UpdateProjectUseCase(repository, clock),
-    delete: new DeleteProjectUseCase(repository),
+    create: new CreateProject(repository, clock),
+    list: new ListProjects(repository),
+    get: new GetProject(repository),
+    update: new UpdateProject(repository, clock),
+    delete: new DeleteProject(repository),
     everything,
   };
 }

@@ -1,12 +1,12 @@
 import { serviceUnavailable } from '../../../core/shared/domain-error';
-import type { HandleBillingWebhookUseCase } from '../../../core/billing/handle-billing-webhook.use-case';
-import type { StartCheckoutUseCase } from '../../../core/billing/start-checkout.use-case';
+import type { HandleBillingWebhook } from '../../../core/billing/handle-billing-webhook.use-case';
+import type { StartCheckout } from '../../../core/billing/start-checkout.use-case';
 import { defineRoute, type AnyRoute } from '../route';
 import { CheckoutResponse, CreateCheckoutRequest, WebhookReceivedResponse } from '../schemas/billing.schemas';
 
 export interface BillingUseCases {
-  startCheckout: StartCheckoutUseCase;
-  handleWebhook: HandleBillingWebhookUseCase;
+  startCheckout: StartCheckout;
+  handleWebhook: HandleBillingWebhook;
 }
 
 const TAG = 'Billing';

@@ -7,19 +7,19 @@ import {
   ProjectResponse,
   UpdateProjectRequest,
 } from '../schemas/project.schemas';
-import type { CreateProjectUseCase } from '../../../core/projects/create-project.use-case';
-import type { DeleteProjectUseCase } from '../../../core/projects/delete-project.use-case';
-import type { GetProjectUseCase } from '../../../core/projects/get-project.use-case';
-import type { ListProjectsUseCase } from '../../../core/projects/list-projects.use-case';
+import type { CreateProject } from '../../../core/projects/create-project.use-case';
+import type { DeleteProject } from '../../../core/projects/delete-project.use-case';
+import type { GetProject } from '../../../core/projects/get-project.use-case';
+import type { ListProjects } from '../../../core/projects/list-projects.use-case';
 import type { Project } from '../../../core/projects/project';
-import type { UpdateProjectUseCase } from '../../../core/projects/update-project.use-case';
+import type { UpdateProject } from '../../../core/projects/update-project.use-case';
 
 export interface ProjectUseCases {
-  createProject: CreateProjectUseCase;
-  listProjects: ListProjectsUseCase;
-  getProject: GetProjectUseCase;
-  updateProject: UpdateProjectUseCase;
-  deleteProject: DeleteProjectUseCase;
+  createProject: CreateProject;
+  listProjects: ListProjects;
+  getProject: GetProject;
+  updateProject: UpdateProject;
+  deleteProject: DeleteProject;
 }
 
 /** Never the owning organization or user: those stay server-side (spec). */
