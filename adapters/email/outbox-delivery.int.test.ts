@@ -8,7 +8,7 @@ import { verificationEmail } from '../../core/email/templates';
 import { aNewUser } from '../../test/contracts/user-repository.contract';
 import { startAzureFake } from '../../test/fakes/azure-fake';
 import type { EmailProviderFake, ReceivedEmail } from '../../test/fakes/fake-provider-server';
-import { FakeClock } from '../../test/fakes/fake-clock';
+import { FakeClock } from '../../test/support/fake-clock';
 import { startPostmarkFake } from '../../test/fakes/postmark-fake';
 import { startSesFake } from '../../test/fakes/ses-fake';
 import { createTestDatabase, requirePostgres } from '../../test/support/postgres';

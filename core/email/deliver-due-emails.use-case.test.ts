@@ -1,7 +1,7 @@
 import { InMemoryEmailOutbox, InMemoryOutboxDeliveryStore, InMemoryStore } from '../../test/builders/adapters';
 import { recordingLogger, type LogLine } from '../../test/support/recording-logger';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../../test/fakes/fake-clock';
+import { FakeClock } from '../../test/support/fake-clock';
 import { DEFAULT_DELIVERY_POLICY, DeliverDueEmails } from './deliver-due-emails.use-case';
 import type { DeliveryPolicy } from './deliver-due-emails.use-case';
 import { MailDeliveryError } from './mailer.port';

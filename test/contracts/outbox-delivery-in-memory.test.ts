@@ -1,7 +1,7 @@
 import { InMemoryEmailOutbox } from '../../adapters/in-memory/in-memory-email-outbox';
 import { InMemoryOutboxDeliveryStore } from '../../adapters/in-memory/in-memory-outbox-delivery-store';
 import { InMemoryStore } from '../../adapters/in-memory/in-memory-store';
-import { FakeClock } from '../fakes/fake-clock';
+import { FakeClock } from '../support/fake-clock';
 import { anOutboxMessage, describeOutboxDeliveryStoreContract } from './outbox-delivery-store.contract';
 
 // Emails go in through the real enqueue side (InMemoryEmailOutbox), whose `createdAt` (from the
