@@ -5,7 +5,7 @@ import type { StateClaims, StateSigner, StateVerification } from '../../core/acc
 const AUDIENCE = 'tenantkit:idp-state';
 
 /**
- * The OAuth `state` as a compact JWT, HS256 with the app's secret (contract §6): `jti` is the
+ * The OAuth `state` as a compact JWT, HS256 with the app's secret: `jti` is the
  * flow key, `bnd` the binding hash, `inv` the invitation hash when there is one, `iat`/`exp` from
  * the caller's clock. Verification pins the
  * algorithm (no `none`, no key confusion) and allows no clock leeway.

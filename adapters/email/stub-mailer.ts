@@ -5,7 +5,7 @@ import type { Logger } from '../../core/shared/logger.port';
 export type LineWriter = (line: string) => void;
 
 /**
- * `APP_EMAIL_PROVIDER=stub` (contract §7): sends nothing and writes ONE info line per email with
+ * `APP_EMAIL_PROVIDER=stub`, the default: sends nothing and writes ONE info line per email with
  * the recipient, the subject and the full text body, so a developer can follow the link from the
  * log. That line deliberately holds the emailed token, against the Logger port's rule: it is the
  * whole point of the stub, which is meant for `dev` only.

@@ -6,7 +6,7 @@ import { parseRateRule } from '../../core/shared/rate-limiter.port';
 describeRateLimiterContract('in-memory', async () => ({ limiter: new FlexibleRateLimiter(), teardown: async () => {} }));
 
 describe('parseRateRule', () => {
-  it('reads the spec rules', () => {
+  it('reads the rules the routes use', () => {
     expect(parseRateRule('5/15m')).toEqual({ count: 5, windowSeconds: 900 });
     expect(parseRateRule('3/hour')).toEqual({ count: 3, windowSeconds: 3600 });
     expect(parseRateRule('10/minute')).toEqual({ count: 10, windowSeconds: 60 });

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { randomBytes } from 'node:crypto';
 
 /**
- * Every `APP_*` setting, parsed once into one typed, frozen object (contract §4). Invalid input
+ * Every `APP_*` setting, parsed once into one typed, frozen object. Invalid input
  * stops startup with one message listing every bad or missing setting; secret values are never
  * echoed.
  */

@@ -6,7 +6,7 @@ import { API_CSP } from './middleware/security-headers';
 /**
  * Requests Node's HTTP parser rejects before Koa sees them (an unknown method, headers over the
  * size limit, a malformed request line) would otherwise get a bare `400 Bad Request` with none
- * of the contract §3 headers. This writes the same ErrorResponse and headers every other error
+ * of the security and request-id headers every response carries. This writes the same ErrorResponse and headers every other error
  * gets, then closes the connection (its state is unknown).
  */
 export function clientErrorResponder(options: { hsts: boolean }): (error: NodeJS.ErrnoException, socket: Duplex) => void {

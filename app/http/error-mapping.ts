@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../core/shared/domain-error';
 
-/** The only table from domain error codes to HTTP statuses (contract §2). */
+/** The only table from domain error codes to HTTP statuses. */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   MALFORMED_REQUEST: 400,
   INVALID_TOKEN: 400,

@@ -7,8 +7,8 @@ export const IDP_COOKIE_PATH = '/auth/oauth/idp';
 
 /**
  * The one-time cookie that binds an identity-provider sign-in to the browser that started it
- * (contract §6). `SameSite=Lax`, even where the session cookie is Strict: it must come back on
- * the provider's top-level redirect to the callback. Built by hand, like SessionCookie, so that
+ * and lives as long as the flow. `SameSite=Lax`, even where the session cookie is Strict: it
+ * must come back on the provider's top-level redirect to the callback. Built by hand, like SessionCookie, so that
  * `Secure` does not depend on Koa guessing the scheme behind a proxy.
  */
 export class IdpBindingCookie {

@@ -26,7 +26,7 @@ export interface RouterDeps {
  * method 405 METHOD_NOT_ALLOWED with `Allow`.
  */
 export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Middleware[] {
-  // Paths match exactly: no trailing-slash variants, no case variants (contract §1).
+  // Paths match exactly: no trailing-slash variants, no case variants: one URL per resource, so caches and rate limits see one key.
   const router = new Router({ strict: true, sensitive: true });
   for (const route of routes) {
     const path = route.path.replace(/\{(\w+)\}/g, ':$1');

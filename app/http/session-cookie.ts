@@ -2,8 +2,8 @@ import type { Context } from 'koa';
 import type { AppConfig } from '../config/config';
 
 /**
- * The session cookie, exactly as contract §5 writes it. Built by hand rather than through
- * `ctx.cookies.set` so that `Secure` does not depend on Koa guessing the scheme behind a
+ * The session cookie: HttpOnly, `Path=/`, SameSite=Strict and Secure outside dev (Lax, over plain
+ * http, in dev). Built by hand rather than through `ctx.cookies.set` so that `Secure` does not depend on Koa guessing the scheme behind a
  * TLS-terminating proxy.
  */
 export class SessionCookie {

@@ -5,10 +5,10 @@ import type { IdentityProvider } from './identity-provider.port';
 import type { IdpLoginFlowStore } from './idp-login-flow-store.port';
 import type { StateSigner } from './state-signer.port';
 
-/** Contract §6: the signed `state`, its flow and the binding cookie live 10 minutes. */
+/** The signed `state`, its flow and the binding cookie live 10 minutes: time to sign in, little to replay. */
 export const IDP_STATE_TTL_SECONDS = 600;
 
-/** Contract §6, exactly: what `/login?error=` may say after an identity-provider sign-in. */
+/** What `/login?error=` may say after an identity-provider sign-in; clients match these exact words. */
 export type IdpFailureReason =
   | 'oauth_cancelled'
   | 'oauth_invalid_state'

@@ -4,7 +4,7 @@ import { assertValidPassword } from './password-policy';
 
 /**
  * Sets a new password from an emailed token and revokes every session of the user, including
- * any in use (spec: Session state table). The link proves control of the mailbox, so the email
+ * any in use: whoever knew the old password must lose access with it. The link proves control of the mailbox, so the email
  * counts as verified from here on.
  */
 export class ResetPassword {

@@ -1,4 +1,4 @@
-/** Roles ordered by precedence; a caller satisfies a requirement when precedence is ≥ (spec). */
+/** Roles ordered by precedence; a caller satisfies a requirement when precedence is ≥. */
 export const ROLES = ['readonly', 'member', 'org_admin', 'sys_admin'] as const;
 
 export type RoleName = (typeof ROLES)[number];

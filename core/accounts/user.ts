@@ -24,5 +24,5 @@ export interface Organization {
   createdAt: Date;
 }
 
-/** Emails are trimmed and lower-cased everywhere before storage and comparison (contract §1). */
+/** Emails are trimmed and lower-cased everywhere before storage and comparison, so one mailbox is one account. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();

@@ -1,7 +1,7 @@
 /**
  * The transactional emails, as pure functions: input in, `{subject, text, html}` out.
  * Every value interpolated into HTML is escaped; every token is URL-encoded in its link.
- * The expiry wording must match the TTLs the use cases set (contract §6: verification 24 h,
+ * The expiry wording must match the TTLs the use cases set (verification 24 h,
  * reset 1 h, invitation 7 days).
  */
 export interface RenderedEmail {

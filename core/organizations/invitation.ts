@@ -1,6 +1,6 @@
 import type { RoleName } from '../accounts/role';
 
-/** Contract §6: an invitation link works for 7 days, once. */
+/** An invitation link works for 7 days, once. */
 export const INVITATION_TTL_SECONDS = 7 * 24 * 3600;
 
 export interface Invitation {

@@ -6,7 +6,7 @@ import type { ProjectRepository } from './project-repository.port';
 export class DeleteProject {
   constructor(private readonly projects: ProjectRepository) {}
 
-  /** Not idempotent on purpose (spec): deleting a missing project answers RESOURCE_NOT_FOUND. */
+  /** Not idempotent on purpose: deleting a missing project answers RESOURCE_NOT_FOUND. */
   async execute(caller: Caller, input: { id: number }): Promise<void> {
     assertMayWriteProjects(caller);
     const existing = await this.projects.findById(caller.organizationId, input.id);

@@ -29,7 +29,7 @@ describe('UpdateProject', () => {
     expect(await projects.findById(1, project.id)).toEqual(updated);
   });
 
-  it('leaves a field that is omitted or null unchanged (spec), yet still counts as an update', async () => {
+  it('leaves a field that is omitted or null unchanged, yet still counts as an update', async () => {
     const { project, updateProject } = await setup();
     const omitted = await updateProject.execute(caller('member'), { id: project.id });
     expect(omitted).toMatchObject({ name: 'Apollo', description: 'moon', updatedAt: new Date('2026-11-21T10:01:00.000Z') });

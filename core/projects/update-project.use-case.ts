@@ -5,7 +5,7 @@ import type { Project } from './project';
 import { assertMayWriteProjects } from './project-access';
 import type { ProjectPatch, ProjectRepository } from './project-repository.port';
 
-/** Already validated. Per the spec, a field that is omitted or null leaves the stored value unchanged. */
+/** Already validated. A field that is omitted or null leaves the stored value unchanged. */
 export interface UpdateProjectInput {
   id: number;
   name?: string | null;

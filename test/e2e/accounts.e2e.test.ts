@@ -8,7 +8,7 @@ import { BcryptPasswordHasher } from '../../adapters/crypto/bcrypt-password-hash
 
 const PASSWORD = 'correct horse battery';
 
-/** Every error here is checked for status, the exact ErrorResponse shape and all §3 headers. */
+/** Every error here is checked for status, the exact ErrorResponse shape and all security headers. */
 async function expectError(response: Response, status: number, code: string, options: { hsts?: boolean } = {}) {
   expectSecurityHeaders(response, options);
   return (await expectErrorResponse(response, status, code)) as { details: Record<string, unknown> };

@@ -267,7 +267,7 @@ describe.skipIf(!postgres)('foundation over HTTP', () => {
     });
   });
 
-  describe('error responses (contract §2) carry the ErrorResponse shape and every §3 header', () => {
+  describe('error responses carry the ErrorResponse shape and every security header', () => {
     test('400 MALFORMED_REQUEST for a body that is not JSON', async () => {
       const res = await postJson(custom.url, '/test/echo', '{"name": "x",', { 'X-Request-Id': 'malformed-1' });
       await expectErrorResponse(res, 400, 'MALFORMED_REQUEST');

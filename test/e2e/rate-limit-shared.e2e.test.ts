@@ -5,7 +5,7 @@ import { requireRedis, TEST_REDIS_URL } from '../support/postgres';
 
 const redisUp = await requireRedis();
 
-/** Two instances behind a load balancer, one Redis: the spec's "one limit across instances". */
+/** Two instances behind a load balancer, one Redis: one limit across instances, not one per instance. */
 describe.skipIf(!redisUp)('rate limits shared through Redis', () => {
   let first: TestApp;
   let second: TestApp;

@@ -4,7 +4,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
-/** Contract §3: the headers every response carries, errors and redirects included. */
+/** The headers every response carries, errors and redirects included. */
 export function expectSecurityHeaders(res: Response, options: { hsts?: boolean; csp?: string } = {}): void {
   expect(res.headers.get('cache-control')).toBe('no-store');
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -16,7 +16,7 @@ export function expectSecurityHeaders(res: Response, options: { hsts?: boolean; 
   expect(res.headers.get('x-request-id')).toBeTruthy();
 }
 
-/** Contract §2: status, the exact ErrorResponse shape, no stack trace. Returns the body. */
+/** Status, the exact ErrorResponse shape, no stack trace. Returns the body. */
 export async function expectErrorResponse(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');

@@ -8,7 +8,7 @@ export interface StubEmail {
 
 const STUB_LINE = 'email not sent (stub provider)';
 
-/** Emails the stub provider "sent" so far: one log line each (contract §7). */
+/** Emails the stub provider "sent" so far: one log line each. */
 export function stubEmails(app: TestApp, to?: string): StubEmail[] {
   return app
     .logs()

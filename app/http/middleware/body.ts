@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import { DomainError } from '../../../core/shared/domain-error';
 
-/** Contract §1: request bodies over 1 MiB answer 413, whatever their content type. */
+/** Request bodies over 1 MiB answer 413, whatever their content type. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 const tooLarge = () => new DomainError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import helmet from 'koa-helmet';
 
 /**
- * Contract §3 headers, set before anything downstream runs so that every response carries them:
+ * The security headers, set before anything downstream runs so that every response carries them:
  * errors, 404/405, 429, CORS preflights and redirects included. Helmet supplies the standard
  * set; `Cache-Control: no-store` is ours.
  */

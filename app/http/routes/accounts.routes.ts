@@ -43,7 +43,7 @@ const success = { success: true } as const;
 const SIGNUP_PATHS = new Set(['/auth/signup', '/auth/signup-org']);
 
 /**
- * Spec "Limits": per client IP; both signup routes share one counter. `/password/update` is
+ * Per client IP; both signup routes share one counter, so switching route buys no extra tries. `/password/update` is
  * counted per user, as login is per IP: a stolen session must not be a way to brute-force the
  * current password, from however many addresses.
  */

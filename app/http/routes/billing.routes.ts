@@ -14,7 +14,7 @@ const TAG = 'Billing';
 const NOT_CONFIGURED_RETRY_SECONDS = 3600;
 
 /**
- * Billing through Stripe (contract §6). Without APP_STRIPE_API_KEY/APP_STRIPE_WEBHOOK_SECRET the
+ * Billing through Stripe Checkout and its signed webhooks. Without APP_STRIPE_API_KEY/APP_STRIPE_WEBHOOK_SECRET the
  * routes stay mounted, so the OpenAPI description does not depend on settings, and answer 503.
  */
 export function billingRoutes(useCases: BillingUseCases | undefined): AnyRoute[] {

@@ -28,8 +28,8 @@ function presentedSecret(ctx: Context): string {
 }
 
 /**
- * `/cron` (contract §6): for an external scheduler (a platform cron, GitHub Actions, k8s
- * CronJob) when no worker runs. Public to the router, because it is gated by the cron secret,
+ * `/cron`: for an external scheduler (a platform cron, GitHub Actions, k8s CronJob) when no
+ * worker runs. Public to the router, because it is gated by the cron secret,
  * not by a session; left out of the OpenAPI description.
  */
 export function cronRoutes(deps: CronDeps): AnyRoute[] {

@@ -23,7 +23,7 @@ const toOrganization = (o: Organization): v.InferOutput<typeof OrganizationRespo
   created_at: o.createdAt.toISOString(),
 });
 
-/** Contract §6 "Organizations, members, invitations". Every id and scope comes from the session, never the request. */
+/** Organizations, members and invitations. Every id and scope comes from the session, never the request. */
 export function organizationRoutes(useCases: OrganizationUseCases): AnyRoute[] {
   const statusRoute = (action: 'suspend' | 'activate') =>
     defineRoute({

@@ -22,7 +22,7 @@ export interface ProjectUseCases {
   deleteProject: DeleteProject;
 }
 
-/** Never the owning organization or user: those stay server-side (spec). */
+/** Never the owning organization or user: those stay server-side, so a response never discloses who owns what. */
 const toResponse = (project: Project): v.InferOutput<typeof ProjectResponse> => ({
   id: project.id,
   name: project.name,

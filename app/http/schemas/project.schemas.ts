@@ -14,7 +14,7 @@ export const CreateProjectRequest = v.object({
   description: v.optional(v.nullable(projectDescription)),
 });
 
-/** A field that is omitted or null leaves the stored value unchanged (spec). */
+/** A field that is omitted or null leaves the stored value unchanged: a client may send only what changed. */
 export const UpdateProjectRequest = v.object({
   name: v.optional(v.nullable(projectName)),
   description: v.optional(v.nullable(projectDescription)),
