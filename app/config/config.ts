@@ -30,7 +30,6 @@ export interface AppConfig {
   email: EmailConfig;
   passwordHashCost: number;
   stripe: { apiKey: string; webhookSecret: string } | undefined;
-  openai: { apiKey: string; model: string; baseUrl: string | undefined } | undefined;
   logLevel: string;
 }
 
@@ -113,9 +112,6 @@ const rawSchema = v.object({
   APP_PASSWORD_HASH_COST: v.optional(intIn(4, 15), '11'),
   APP_STRIPE_API_KEY: v.optional(nonEmpty),
   APP_STRIPE_WEBHOOK_SECRET: v.optional(nonEmpty),
-  APP_OPENAI_API_KEY: v.optional(nonEmpty),
-  APP_OPENAI_MODEL: v.optional(nonEmpty, 'gpt-5-mini'),
-  APP_OPENAI_BASE_URL: v.optional(url),
   APP_LOG_LEVEL: v.optional(
     v.picklist(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], 'must be trace, debug, info, warn, error, fatal or silent'),
     'info',
@@ -217,9 +213,6 @@ function build(raw: Raw): LoadedConfig {
     email,
     passwordHashCost: raw.APP_PASSWORD_HASH_COST,
     stripe,
-    openai: raw.APP_OPENAI_API_KEY
-      ? { apiKey: raw.APP_OPENAI_API_KEY, model: raw.APP_OPENAI_MODEL, baseUrl: raw.APP_OPENAI_BASE_URL }
-      : undefined,
     logLevel: raw.APP_LOG_LEVEL,
   };
   return { config: deepFreeze(config), warnings };

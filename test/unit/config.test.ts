@@ -47,7 +47,6 @@ describe('loadConfig', () => {
       email: { provider: 'stub' },
       passwordHashCost: 11,
       stripe: undefined,
-      openai: undefined,
       logLevel: 'info',
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -173,12 +172,10 @@ describe('loadConfig', () => {
     const { config } = loadConfig({
       APP_IDP_CLIENT_ID: 'client',
       APP_IDP_CLIENT_SECRET: 'client-secret',
-      APP_OPENAI_API_KEY: 'openai-key',
       APP_STRIPE_API_KEY: 'sk',
       APP_STRIPE_WEBHOOK_SECRET: 'whsec',
     });
     expect(config.idp).toEqual({ issuer: 'https://accounts.google.com', clientId: 'client', clientSecret: 'client-secret' });
-    expect(config.openai).toEqual({ apiKey: 'openai-key', model: 'gpt-5-mini', baseUrl: undefined });
     expect(config.stripe).toEqual({ apiKey: 'sk', webhookSecret: 'whsec' });
     expect(configError({ APP_IDP_CLIENT_ID: 'client' }).problems).toEqual(['APP_IDP_CLIENT_ID and APP_IDP_CLIENT_SECRET must be set together']);
   });
