@@ -70,7 +70,7 @@ export class StripeBillingProvider implements BillingProvider {
       event = this.stripe.webhooks.constructEvent(rawBody, signatureHeader, this.options.webhookSecret);
     } catch (error) {
       if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
-        throw new DomainError('MALFORMED_REQUEST', 'The Stripe-Signature header is missing or does not match the body');
+        throw new DomainError('INVALID_WEBHOOK_SIGNATURE', 'The Stripe-Signature header is missing or does not match the body');
       }
       throw error;
     }
@@ -87,7 +87,7 @@ function toCheckoutError(error: unknown): unknown {
     return serviceUnavailable('The payment provider is unavailable, try again shortly', 30);
   }
   if (error instanceof Stripe.errors.StripeInvalidRequestError && error.param?.includes('price')) {
-    return new DomainError('VALIDATION_ERROR', 'The request is invalid', { 'body.price_id': 'The payment provider does not know this price' });
+    return new DomainError('VALIDATION_ERROR', 'The request is invalid', { priceId: 'The payment provider does not know this price' });
   }
   // Anything else (a bad API key, a request this adapter built wrongly) is ours to fix: a logged 500.
   return error;

@@ -1,7 +1,14 @@
-import type { ErrorCode } from '../../core/shared/domain-error';
+import type { DomainError, ErrorCode } from '../../core/shared/domain-error';
+import type { HttpError, HttpErrorCode } from './http-error';
 
-/** The only table from domain error codes to HTTP statuses. */
-export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+/** Domain codes the API answers under one of its own codes (see `toApiError`). */
+type TranslatedCode = 'SIGNUP_CLOSED' | 'INVALID_WEBHOOK_SIGNATURE';
+
+/** Every `code` an ErrorResponse can carry: the domain's own, plus the edge's request refusals. */
+export type ApiErrorCode = Exclude<ErrorCode, TranslatedCode> | HttpErrorCode;
+
+/** The only table from error codes to HTTP statuses. Its key order is the OpenAPI enum's. */
+export const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
   MALFORMED_REQUEST: 400,
   INVALID_TOKEN: 400,
   INVALID_CURRENT_PASSWORD: 400,
@@ -24,9 +31,28 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   SERVICE_UNAVAILABLE: 503,
 };
 
-export interface ErrorResponse {
-  code: ErrorCode;
+export interface ApiError {
+  code: ApiErrorCode;
   message: string;
-  error_id: string;
   details: Record<string, unknown>;
+}
+
+export interface ErrorResponse extends ApiError {
+  error_id: string;
+}
+
+/**
+ * What the client is told. A closed signup is answered exactly like an unknown route, so a B2B
+ * deployment does not reveal that the path exists; a webhook whose signature does not verify is
+ * a request the client must not repeat as is.
+ */
+export function toApiError(error: DomainError | HttpError): ApiError {
+  switch (error.code) {
+    case 'SIGNUP_CLOSED':
+      return { code: 'NOT_FOUND', message: 'No such route', details: {} };
+    case 'INVALID_WEBHOOK_SIGNATURE':
+      return { code: 'MALFORMED_REQUEST', message: error.message, details: error.details };
+    default:
+      return { code: error.code, message: error.message, details: error.details };
+  }
 }

@@ -1,8 +1,7 @@
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { STATUS_BY_CODE } from './error-mapping';
+import { STATUS_BY_CODE, type ApiErrorCode } from './error-mapping';
 import type { AnyRoute } from './route';
-import type { ErrorCode } from '../../core/shared/domain-error';
 
 export interface OpenApiInfo {
   title: string;
@@ -89,12 +88,12 @@ function responses(route: AnyRoute): Json {
         : {}),
     };
   }
-  const codes = new Set<ErrorCode>(route.errors ?? []);
-  if (route.body) ['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE'].forEach((c) => codes.add(c as ErrorCode));
+  const codes = new Set<ApiErrorCode>(route.errors ?? []);
+  if (route.body) (['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE'] as const).forEach((c) => codes.add(c));
   if (route.body || route.params || route.query) codes.add('VALIDATION_ERROR');
-  if (route.access !== 'public') ['UNAUTHORIZED', 'ACCESS_DENIED'].forEach((c) => codes.add(c as ErrorCode));
+  if (route.access !== 'public') (['UNAUTHORIZED', 'ACCESS_DENIED'] as const).forEach((c) => codes.add(c));
   if (route.rateLimit) codes.add('RATE_LIMITED');
-  const byStatus = new Map<number, ErrorCode[]>();
+  const byStatus = new Map<number, ApiErrorCode[]>();
   for (const code of codes) byStatus.set(STATUS_BY_CODE[code], [...(byStatus.get(STATUS_BY_CODE[code]) ?? []), code]);
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     out[String(status)] ??= {

@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { Context } from 'koa';
 import type { Caller } from '../../core/accounts/caller';
 import type { RoleName } from '../../core/accounts/role';
-import type { ErrorCode } from '../../core/shared/domain-error';
+import type { ApiErrorCode } from './error-mapping';
 
 type Schema = v.GenericSchema;
 type Out<S> = S extends Schema ? v.InferOutput<S> : undefined;
@@ -58,8 +58,8 @@ export interface RouteDefinition<
   params?: P;
   query?: Q;
   responses: Record<number, ResponseSpec>;
-  /** Domain errors this route can answer besides the ones implied by access, body and limits. */
-  errors?: ErrorCode[];
+  /** Error codes this route can answer besides the ones implied by access, body and limits. */
+  errors?: ApiErrorCode[];
   /** Kept out of the OpenAPI description (e.g. `/cron`). */
   hidden?: boolean;
   /** Also answer this method set (e.g. GET and POST on `/cron`). */

@@ -3,9 +3,10 @@ import type { Context, Middleware } from 'koa';
 import type { Caller } from '../../core/accounts/caller';
 import { satisfies } from '../../core/accounts/role';
 import { DomainError } from '../../core/shared/domain-error';
+import { HttpError, noSuchRoute } from './http-error';
 import { parseRateRule, type RateLimiter, type RateRule } from '../../core/shared/rate-limiter.port';
 import type { AnyRoute } from './route';
-import { parseOrThrow } from './validation';
+import { locateInputFields, parseOrThrow } from './validation';
 import { jsonBodyReader } from './middleware/body';
 import { rateLimitKey } from './client-ip';
 import { assertNotCrossSite } from './middleware/cross-site';
@@ -21,8 +22,9 @@ export interface RouterDeps {
 
 /**
  * Mounts route definitions. Per request, in order: the cross-site check, rate limit (before anything costly), session
- * authentication and the role guard, then path/query/body validation, then the handler. No
- * trailing-slash variants; an unknown path answers 404 NOT_FOUND and a known path with another
+ * authentication and the role guard, then path/query/body validation, then the handler, whose
+ * VALIDATION_ERROR fields (named after the use case's input) are mapped to where the request
+ * carried them. No trailing-slash variants; an unknown path answers 404 NOT_FOUND and a known path with another
  * method 405 METHOD_NOT_ALLOWED with `Allow`.
  */
 export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Middleware[] {
@@ -38,13 +40,13 @@ export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Midd
     await next();
     if (ctx.body !== undefined || ctx.status !== 404 || ctx.state.routeMatched) return;
     const allowed = new Set(router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods));
-    if (allowed.size === 0) throw new DomainError('NOT_FOUND', 'No such route');
+    if (allowed.size === 0) throw noSuchRoute();
     if (ctx.method === 'OPTIONS') {
       ctx.set('Allow', [...allowed, 'OPTIONS'].join(', '));
       ctx.status = 204;
       return;
     }
-    throw new DomainError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed here`, { allow: [...allowed] });
+    throw new HttpError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed here`, { allow: [...allowed] });
   };
   return [fallback, router.routes() as unknown as Middleware];
 }
@@ -79,7 +81,9 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
       if (typeof input !== 'object' || input === null || Array.isArray(input)) throw NOT_AN_OBJECT();
       body = parseOrThrow(route.body, input, 'body');
     }
-    const reply = await route.handler({ body, params, query, caller, ctx });
+    const reply = await route.handler({ body, params, query, caller, ctx }).catch((error: unknown) => {
+      throw locateInputFields(error, route);
+    });
     ctx.status = reply.status;
     if (reply.body !== undefined) ctx.body = reply.body;
   };
@@ -88,6 +92,6 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
 async function consume(deps: RouterDeps, bucket: string, key: string, rule: RateRule): Promise<void> {
   const decision = await deps.rateLimiter.consume(bucket, key, rule);
   if (!decision.allowed) {
-    throw new DomainError('RATE_LIMITED', 'Too many requests, try again later', { retry_after: decision.retryAfterSeconds });
+    throw new HttpError('RATE_LIMITED', 'Too many requests, try again later', { retry_after: decision.retryAfterSeconds });
   }
 }

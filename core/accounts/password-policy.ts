@@ -11,7 +11,7 @@ export const isValidPassword = (password: string): boolean => {
   return length >= PASSWORD_MIN && length <= PASSWORD_MAX;
 };
 
-/** Enforced wherever a password is set: signup, invitation accept, reset, update. */
+/** Enforced wherever a password is set: signup, invitation accept, reset, update. `field` names the input field. */
 export function assertValidPassword(password: string, field: string): void {
   if (!isValidPassword(password)) {
     throw new DomainError('VALIDATION_ERROR', 'The request is invalid', {

@@ -14,7 +14,7 @@ export interface OwnerSignupInput {
 /**
  * Shared by Signup and SignupOrganization: a new organization, its first user as `org_admin`
  * (unverified), and the verification email, all in one transaction. Public signup exists only
- * in B2C; in B2B the routes answer NOT_FOUND.
+ * in B2C; in B2B accounts are created by invitation.
  */
 export async function registerOwner(
   ports: AccountsPorts,
@@ -22,8 +22,8 @@ export async function registerOwner(
   input: OwnerSignupInput,
   organizationName: string | null,
 ): Promise<{ userId: number }> {
-  if (settings.mode !== 'b2c') throw new DomainError('NOT_FOUND', 'No such route');
-  assertValidPassword(input.password, 'body.password');
+  if (settings.mode !== 'b2c') throw new DomainError('SIGNUP_CLOSED', 'Accounts are created by invitation only');
+  assertValidPassword(input.password, 'password');
   const email = normalizeEmail(input.email);
   const passwordHash = await ports.passwordHasher.hash(input.password);
   return ports.unitOfWork.transaction(async () => {

@@ -13,7 +13,7 @@ export class ResetPassword {
   ) {}
 
   async execute(input: { token: string; newPassword: string }): Promise<void> {
-    assertValidPassword(input.newPassword, 'body.new_password');
+    assertValidPassword(input.newPassword, 'newPassword');
     const passwordHash = await this.ports.passwordHasher.hash(input.newPassword);
     await this.ports.unitOfWork.transaction(async () => {
       const userId = await this.ports.tokens.consume('reset_password', this.ports.tokenHasher.hash(input.token), this.ports.clock.now());

@@ -40,17 +40,17 @@ describe('Signup', () => {
     const h = accountsHarness();
     await expect(new Signup(h.ports, h.settings).execute({ email: 'a@example.com', password: 'short' })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
-      details: { 'body.password': expect.any(String) },
+      details: { password: expect.any(String) },
     });
     expect(await h.ports.users.findByEmail('a@example.com')).toBeNull();
   });
 
-  it('is closed in B2B mode (NOT_FOUND)', async () => {
+  it('is closed in B2B mode (SIGNUP_CLOSED)', async () => {
     const h = accountsHarness({ mode: 'b2b' });
-    await expect(new Signup(h.ports, h.settings).execute({ email: 'a@example.com', password: 'correct horse' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(new Signup(h.ports, h.settings).execute({ email: 'a@example.com', password: 'correct horse' })).rejects.toMatchObject({ code: 'SIGNUP_CLOSED' });
     await expect(
       new SignupOrganization(h.ports, h.settings).execute({ email: 'a@example.com', password: 'correct horse', organizationName: 'X' }),
-    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    ).rejects.toMatchObject({ code: 'SIGNUP_CLOSED' });
   });
 
   it('rolls back the organization and user when queuing the email fails', async () => {

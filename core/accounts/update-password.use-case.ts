@@ -12,7 +12,7 @@ export class UpdatePassword {
   constructor(private readonly ports: Pick<AccountsPorts, 'users' | 'sessions' | 'passwordHasher' | 'unitOfWork'>) {}
 
   async execute(caller: Caller, input: { currentPassword: string; newPassword: string }): Promise<void> {
-    assertValidPassword(input.newPassword, 'body.new_password');
+    assertValidPassword(input.newPassword, 'newPassword');
     const user = await this.ports.users.findById(caller.userId);
     if (!user) throw new DomainError('UNAUTHORIZED', 'Authentication required');
     const currentOk = await this.ports.passwordHasher.verify(input.currentPassword, user.passwordHash);

@@ -105,7 +105,7 @@ describe('HandleBillingWebhook', () => {
 
   it('refuses a bad signature before recording anything', async () => {
     const { subscriptions, organizationId, deliver } = await setup();
-    await expect(deliver(completed(organizationId), 'forged')).rejects.toMatchObject({ code: 'MALFORMED_REQUEST' });
+    await expect(deliver(completed(organizationId), 'forged')).rejects.toMatchObject({ code: 'INVALID_WEBHOOK_SIGNATURE' });
     await expect(deliver(completed(organizationId))).resolves.toBe('applied');
     expect(await subscriptions.findByOrganization(organizationId)).not.toBeNull();
   });

@@ -57,7 +57,7 @@ describe('AcceptInvitation', () => {
   it('enforces the password policy (8..64 code points) before touching the invitation', async () => {
     const { h, invitation, token, accept } = await invited();
 
-    await expect(accept.execute({ token, password: 'short' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { 'body.password': expect.any(String) } });
+    await expect(accept.execute({ token, password: 'short' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { password: expect.any(String) } });
     await expect(accept.execute({ token, password: '🙂'.repeat(65) })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     await expect(h.invitations.findPendingByTokenHash(invitation.tokenHash, h.clock.now())).resolves.not.toBeNull();
   });

@@ -20,7 +20,7 @@ export class AcceptInvitation {
   ) {}
 
   async execute(input: AcceptInvitationInput): Promise<RedeemedInvitation> {
-    assertValidPassword(input.password, 'body.password');
+    assertValidPassword(input.password, 'password');
     // Hashed before the transaction: bcrypt is slow and must not hold a connection or a lock.
     const passwordHash = await this.ports.passwordHasher.hash(input.password);
     return redeemInvitation(this.ports, {

@@ -77,7 +77,7 @@ describe('ListProjects', () => {
     const { listProjects } = await setup();
     await expect(listProjects.execute(caller('member'), { cursor: 'not a cursor' })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
-      details: { 'query.cursor': 'Invalid cursor' },
+      details: { cursor: 'Invalid cursor' },
     });
   });
 });

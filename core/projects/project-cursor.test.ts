@@ -22,6 +22,6 @@ describe('project cursor', () => {
     ['no milliseconds', b64('2026-11-21T10:00:00Z|1')],
     ['trailing text', b64('2026-11-21T10:00:00.000Z|1|x')],
   ])('rejects %s as VALIDATION_ERROR on query.cursor', (_label, cursor) => {
-    expect(() => decodeProjectCursor(cursor)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR', details: { 'query.cursor': 'Invalid cursor' } }));
+    expect(() => decodeProjectCursor(cursor)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR', details: { cursor: 'Invalid cursor' } }));
   });
 });

@@ -13,7 +13,7 @@ export function encodeProjectCursor(position: ProjectPosition): string {
 export function decodeProjectCursor(cursor: string): ProjectPosition {
   // Node's base64url decoder silently skips characters outside the alphabet: check it first.
   const position = /^[A-Za-z0-9_-]+$/.test(cursor) ? parse(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
-  if (!position) throw new DomainError('VALIDATION_ERROR', 'The request is invalid', { 'query.cursor': 'Invalid cursor' });
+  if (!position) throw new DomainError('VALIDATION_ERROR', 'The request is invalid', { cursor: 'Invalid cursor' });
   return position;
 }
 

@@ -1,9 +1,10 @@
 /**
- * Expected failures are thrown as DomainError with a stable `code`. Core never picks an HTTP
- * status: the HTTP edge (app/http/error-mapping.ts) owns the only code → status table.
+ * Expected failures are thrown as DomainError with a stable `code`. Core speaks only of the
+ * domain: it never picks an HTTP status or names a request location. `VALIDATION_ERROR` details
+ * are keyed by fields of the use case's input (`password`, `cursor`); the HTTP edge
+ * (app/http/error-mapping.ts) maps codes to statuses and fields to where the request carried them.
  */
 export type ErrorCode =
-  | 'MALFORMED_REQUEST'
   | 'VALIDATION_ERROR'
   | 'UNAUTHORIZED'
   | 'ACCOUNT_SUSPENDED'
@@ -12,13 +13,13 @@ export type ErrorCode =
   | 'EMAIL_NOT_VERIFIED'
   | 'INVALID_CREDENTIALS'
   | 'RESOURCE_NOT_FOUND'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
   | 'EMAIL_ALREADY_EXISTS'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'RATE_LIMITED'
   | 'INVALID_TOKEN'
   | 'INVALID_CURRENT_PASSWORD'
+  /** Self-service signup is off (B2B): only invitations create accounts. */
+  | 'SIGNUP_CLOSED'
+  /** A provider callback whose signature is missing, wrong or too old. */
+  | 'INVALID_WEBHOOK_SIGNATURE'
   | 'QUOTA_EXCEEDED'
   | 'FEATURE_DISABLED'
   | 'SERVICE_UNAVAILABLE'

@@ -24,7 +24,7 @@ export class FakeBillingProvider implements BillingProvider {
   }
 
   parseWebhook(rawBody: string, signatureHeader: string): BillingEvent {
-    if (signatureHeader !== FakeBillingProvider.SIGNATURE) throw new DomainError('MALFORMED_REQUEST', 'Bad signature');
+    if (signatureHeader !== FakeBillingProvider.SIGNATURE) throw new DomainError('INVALID_WEBHOOK_SIGNATURE', 'Bad signature');
     return JSON.parse(rawBody, (key, value: unknown) =>
       (key === 'occurredAt' || key === 'currentPeriodEnd') && typeof value === 'string' ? new Date(value) : value,
     ) as BillingEvent;

@@ -1,11 +1,11 @@
 import type { Context, Middleware } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
-import { DomainError } from '../../../core/shared/domain-error';
+import { HttpError } from '../http-error';
 
 /** Request bodies over 1 MiB answer 413, whatever their content type. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-const tooLarge = () => new DomainError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
+const tooLarge = () => new HttpError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
 
 /**
  * Refuses a declared body over the limit before anything reads it, for every content type
@@ -32,7 +32,7 @@ export function jsonBodyReader(): (ctx: Context) => Promise<void> {
       await parse(ctx, async () => undefined);
     } catch (error) {
       if ((error as { status?: unknown }).status === 413) throw tooLarge();
-      throw new DomainError('MALFORMED_REQUEST', 'The request body is not valid JSON');
+      throw new HttpError('MALFORMED_REQUEST', 'The request body is not valid JSON');
     }
   };
 }

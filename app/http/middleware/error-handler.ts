@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { DomainError, type ErrorCode } from '../../../core/shared/domain-error';
-import { STATUS_BY_CODE, type ErrorResponse } from '../error-mapping';
+import { DomainError } from '../../../core/shared/domain-error';
+import { HttpError } from '../http-error';
+import { STATUS_BY_CODE, toApiError, type ApiError, type ErrorResponse } from '../error-mapping';
 
 /**
- * The single place where failures become HTTP responses. Domain errors map through
- * STATUS_BY_CODE; body-parser errors become 400/413; an unreachable dependency becomes 503;
+ * The single place where failures become HTTP responses. Domain errors and the edge's own
+ * refusals map through `toApiError` and STATUS_BY_CODE; an unreachable dependency becomes 503;
  * anything else is logged with its error id and answered as a generic 500 that leaks nothing.
  */
 export function errorHandler(isDependencyDown: (error: unknown) => boolean): Middleware {
@@ -13,24 +14,19 @@ export function errorHandler(isDependencyDown: (error: unknown) => boolean): Mid
     try {
       await next();
     } catch (error) {
-      const domain = toDomainError(error, isDependencyDown);
-      const status = STATUS_BY_CODE[domain.code];
-      const body: ErrorResponse = {
-        code: domain.code,
-        message: domain.message,
-        error_id: randomUUID(),
-        details: domain.details,
-      };
+      const api = toResponse(error, isDependencyDown);
+      const status = STATUS_BY_CODE[api.code];
+      const body: ErrorResponse = { code: api.code, message: api.message, error_id: randomUUID(), details: api.details };
       const fields = { error_id: body.error_id, code: body.code, status };
       if (status >= 500) {
-        ctx.state.log?.error({ ...fields, err: describe(error) }, domain.code === 'INTERNAL_ERROR' ? 'unhandled error' : domain.message);
+        ctx.state.log?.error({ ...fields, err: describe(error) }, api.code === 'INTERNAL_ERROR' ? 'unhandled error' : api.message);
       } else {
-        ctx.state.log?.info(fields, domain.message);
+        ctx.state.log?.info(fields, api.message);
       }
-      const retryAfter = domain.details.retry_after;
+      const retryAfter = api.details.retry_after;
       if (typeof retryAfter === 'number') ctx.set('Retry-After', String(retryAfter));
-      if (domain.code === 'METHOD_NOT_ALLOWED' && Array.isArray(domain.details.allow)) {
-        ctx.set('Allow', domain.details.allow.join(', '));
+      if (api.code === 'METHOD_NOT_ALLOWED' && Array.isArray(api.details.allow)) {
+        ctx.set('Allow', api.details.allow.join(', '));
       }
       ctx.status = status;
       ctx.body = body;
@@ -38,29 +34,16 @@ export function errorHandler(isDependencyDown: (error: unknown) => boolean): Mid
   };
 }
 
-const HTTP_ERROR_CODES: Record<number, ErrorCode> = {
-  400: 'MALFORMED_REQUEST',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'MALFORMED_REQUEST',
-};
-
-function toDomainError(error: unknown, isDependencyDown: (error: unknown) => boolean): DomainError {
-  if (error instanceof DomainError) return error;
+function toResponse(error: unknown, isDependencyDown: (error: unknown) => boolean): ApiError {
+  if (error instanceof DomainError || error instanceof HttpError) return toApiError(error);
   if (isDependencyDown(error)) {
-    return new DomainError('SERVICE_UNAVAILABLE', 'A required service is unavailable, try again shortly', { retry_after: 5 });
+    return { code: 'SERVICE_UNAVAILABLE', message: 'A required service is unavailable, try again shortly', details: { retry_after: 5 } };
   }
-  // Body-parser failures carry an http-errors status; they are the client's fault, not ours.
-  const status = (error as { status?: unknown })?.status;
-  if (typeof status === 'number' && HTTP_ERROR_CODES[status]) {
-    const code = HTTP_ERROR_CODES[status]!;
-    const message = code === 'PAYLOAD_TOO_LARGE' ? 'The request body is larger than 1 MiB' : 'The request body is not valid JSON';
-    return new DomainError(code, message);
-  }
-  return new DomainError('INTERNAL_ERROR', 'An unexpected error occurred');
+  return { code: 'INTERNAL_ERROR', message: 'An unexpected error occurred', details: {} };
 }
 
-/** What of an unexpected error goes to the log: never its own enumerable fields (a body-parser
- * error, for one, carries the raw request body, which may hold a password). */
+/** What of an unexpected error goes to the log: never its own enumerable fields (a library's
+ * error may carry the raw request body, which may hold a password). */
 function describe(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { message: String(error) };
   const code = (error as { code?: unknown }).code;

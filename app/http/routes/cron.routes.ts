@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { integer } from '../schemas/integer-param.schema';
 import { DomainError } from '../../../core/shared/domain-error';
 import { defineRoute, type AnyRoute } from '../route';
+import { HttpError } from '../http-error';
 
 export interface CronDeps {
   /** APP_CRON_SECRET. */
@@ -48,7 +49,7 @@ export function cronRoutes(deps: CronDeps): AnyRoute[] {
       errors: ['UNAUTHORIZED'],
       handler: async ({ ctx }) => {
         // The router answers HEAD for every GET route; HEAD must not run a job and drop its result.
-        if (ctx.method === 'HEAD') throw new DomainError('METHOD_NOT_ALLOWED', 'HEAD is not allowed here', { allow: ['GET', 'POST'] });
+        if (ctx.method === 'HEAD') throw new HttpError('METHOD_NOT_ALLOWED', 'HEAD is not allowed here', { allow: ['GET', 'POST'] });
         if (!cronSecretMatches(presentedSecret(ctx), deps.secret)) {
           throw new DomainError('UNAUTHORIZED', 'A valid cron secret is required');
         }
