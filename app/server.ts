@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
-import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config';
 import { createContainer, isDependencyDown } from './container/container';
@@ -15,9 +14,7 @@ import type { AfterResponse } from './http/after-response';
 import { clientErrorResponder } from './http/client-error';
 import { buildOpenApi } from './http/openapi';
 import type { AnyRoute } from './http/route';
-import { systemRoutes, type HealthCheck } from './http/routes/system.routes';
-import type { Caller } from '../core/accounts/caller';
-import type { RateLimiter } from '../core/shared/rate-limiter.port';
+import { systemRoutes } from './http/routes/system.routes';
 import { DomainError } from '../core/shared/domain-error';
 
 export interface RunningServer {
@@ -32,12 +29,12 @@ export interface RunningServer {
 const VERSION = '0.1.0';
 
 export function composeRoutes(container: Container, config: AppConfig): AnyRoute[] {
-  const features = container.isBound(TOKENS.Routes) ? container.getAll<AnyRoute[]>(TOKENS.Routes).flat() : [];
+  const features = container.isBound(TOKENS.Routes) ? container.getAll(TOKENS.Routes).flat() : [];
   let openApi: Record<string, unknown> | undefined;
   const routes: AnyRoute[] = [];
   routes.push(
     ...systemRoutes({
-      healthChecks: container.getAll<HealthCheck>(TOKENS.HealthCheck),
+      healthChecks: container.getAll(TOKENS.HealthCheck),
       openApi: () =>
         (openApi ??= buildOpenApi(routes, {
           title: 'tenantkit',
@@ -59,7 +56,7 @@ export async function startServer(
   const infra = await openInfrastructure(config, logger, embeddedStarting);
   const container = createContainer(config, logger, infra);
   const authenticate = container.isBound(TOKENS.Authenticate)
-    ? container.get<(ctx: Context) => Promise<Caller>>(TOKENS.Authenticate)
+    ? container.get(TOKENS.Authenticate)
     : async () => {
         throw new DomainError('UNAUTHORIZED', 'Authentication required');
       };
@@ -68,7 +65,7 @@ export async function startServer(
     logger,
     routes: composeRoutes(container, config),
     authenticate,
-    rateLimiter: container.get<RateLimiter>(TOKENS.RateLimiter),
+    rateLimiter: container.get(TOKENS.RateLimiter),
     clientIp: clientIpResolver(config.trustedProxyHops),
     isDependencyDown,
   });

@@ -107,7 +107,7 @@ describe.skipIf(!postgres || !redis)('BullMQ scheduler and worker host', () => {
   it('three workers: the prune job runs exactly once per period, and prunes only expired sessions', async () => {
     prefix = `tk-test-${randomBytes(4).toString('hex')}`;
     await seedSessions(120, 30);
-    const prune = new PruneExpiredSessions(sessions, new SystemClock(), { retentionDays: 7, batchSize: 50 });
+    const prune = new PruneExpiredSessions({ sessions, clock: new SystemClock(), settings: { retentionDays: 7, batchSize: 50 } });
     const runs: { worker: string; jobId: string | undefined; pruned: number }[] = [];
     for (const name of ['w1', 'w2', 'w3']) {
       await startHost(name, async (job: Job) => {
@@ -149,7 +149,7 @@ describe.skipIf(!postgres || !redis)('BullMQ scheduler and worker host', () => {
         }
         return deleted;
       };
-      const pruned = await new PruneExpiredSessions(store, new SystemClock(), { retentionDays: 7, batchSize: 10 }).execute();
+      const pruned = await new PruneExpiredSessions({ sessions: store, clock: new SystemClock(), settings: { retentionDays: 7, batchSize: 10 } }).execute();
       return { pruned_sessions: pruned };
     };
     const byName = new Map<string, BullmqWorkerHost>();

@@ -191,8 +191,7 @@ describe.skipIf(!postgres)('email outbox delivery, end to end (PostgreSQL + SDK 
       const rows = await outboxRows(testDb.database);
       const clock = new FakeClock(new Date());
       const deliver = new DeliverDueEmails(
-        { store: new PostgresOutboxDeliveryStore(testDb.database), mailer: started.mailer, clock, logger: recordingLogger(logs), random: seededRandom(7) },
-        POLICY,
+        { store: new PostgresOutboxDeliveryStore(testDb.database), mailer: started.mailer, clock, logger: recordingLogger(logs), random: seededRandom(7), policy: POLICY },
       );
       fake.failNext('server-error', 5);
       fake.failNext('rate-limited', 4);
@@ -233,8 +232,7 @@ describe.skipIf(!postgres)('email outbox delivery, end to end (PostgreSQL + SDK 
       await enqueueEmails(testDb.database, 1, 'bounced');
       const clock = new FakeClock(new Date());
       const deliver = new DeliverDueEmails(
-        { store: new PostgresOutboxDeliveryStore(testDb.database), mailer: started.mailer, clock, logger: recordingLogger(logs), random: seededRandom(1) },
-        POLICY,
+        { store: new PostgresOutboxDeliveryStore(testDb.database), mailer: started.mailer, clock, logger: recordingLogger(logs), random: seededRandom(1), policy: POLICY },
       );
       fake.failNext('permanent', 1);
 
@@ -278,8 +276,7 @@ describe.skipIf(!postgres)('email outbox delivery, end to end (PostgreSQL + SDK 
     try {
       const clock = new FakeClock(startedAt);
       const deliver = new DeliverDueEmails(
-        { store: new PostgresOutboxDeliveryStore(database), mailer: started.mailer, clock, logger: recordingLogger(logs), random: seededRandom(3) },
-        POLICY,
+        { store: new PostgresOutboxDeliveryStore(database), mailer: started.mailer, clock, logger: recordingLogger(logs), random: seededRandom(3), policy: POLICY },
       );
 
       // Before the lease ends B sends everything but A's batch, which stays leased.
@@ -337,8 +334,7 @@ describe.skipIf(!postgres)('email outbox delivery, end to end (PostgreSQL + SDK 
 
     const clock = new FakeClock(new Date());
     const deliver = new DeliverDueEmails(
-      { store: new PostgresOutboxDeliveryStore(database), mailer: started.mailer, clock, logger: recordingLogger(logs), random: seededRandom(5) },
-      POLICY,
+      { store: new PostgresOutboxDeliveryStore(database), mailer: started.mailer, clock, logger: recordingLogger(logs), random: seededRandom(5), policy: POLICY },
     );
     await drain(deliver, clock, database);
     expect(fake.received.map((email) => email.to)).toEqual(['committed@example.test']);

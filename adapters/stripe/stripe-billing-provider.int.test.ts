@@ -163,7 +163,7 @@ describe('StripeBillingProvider webhooks', () => {
     expect(() => provider.parseWebhook(payload, old)).toThrowError(expect.objectContaining({ code: 'INVALID_WEBHOOK_SIGNATURE' }));
   });
 
-  it('refuses a correctly signed but malformed event with MALFORMED_REQUEST, so Stripe stops redelivering it', () => {
+  it('refuses a correctly signed but malformed event with INVALID_WEBHOOK_EVENT, so Stripe stops redelivering it', () => {
     const valid = checkoutCompleted('evt_ok', 42);
     const subscription = subscriptionEvent('evt_sub', 'customer.subscription.updated', { organizationId: 42 });
     const malformed: unknown[] = [
@@ -183,7 +183,7 @@ describe('StripeBillingProvider webhooks', () => {
       { ...subscription, data: { object: { ...subscription.data.object, items: { data: 'none' } } } },
     ];
     for (const event of malformed) {
-      expect(() => parse(event), JSON.stringify(event)?.slice(0, 80)).toThrowError(expect.objectContaining({ code: 'MALFORMED_REQUEST' }));
+      expect(() => parse(event), JSON.stringify(event)?.slice(0, 80)).toThrowError(expect.objectContaining({ code: 'INVALID_WEBHOOK_EVENT' }));
     }
     expect(parse({ ...valid, id: `evt_${'x'.repeat(251)}` })).toMatchObject({ kind: 'checkout-completed' });
     expect(parse({ ...otherEvent('evt_any'), data: { object: { anything: 'goes' } } })).toMatchObject({ kind: 'ignored' });

@@ -74,7 +74,7 @@ export class StripeBillingProvider implements BillingProvider {
       }
       throw error;
     }
-    if (!isWellFormedEvent(event)) throw new DomainError('MALFORMED_REQUEST', 'The event is signed but not a Stripe event this service can read');
+    if (!isWellFormedEvent(event)) throw new DomainError('INVALID_WEBHOOK_EVENT', 'The event is signed but not a Stripe event this service can read');
     return toBillingEvent(event);
   }
 }

@@ -4,8 +4,6 @@ import type { AppConfig } from '../config/config';
 import { TOKENS } from '../container/tokens';
 import { startEmbeddedPostgres } from '../../adapters/postgres/embedded-postgres';
 import { migrate, openOrm } from '../../adapters/postgres/orm';
-import type { PruneExpiredSessions } from '../../core/jobs/prune-expired-sessions.use-case';
-import type { CreateSystemAdmin } from '../../core/organizations/create-system-admin.use-case';
 
 const emailSchema = v.pipe(v.string(), v.trim(), v.email());
 
@@ -66,7 +64,7 @@ const pruneSessionsCommand: CliCommand = {
   summary: 'Delete sessions expired longer than APP_CRON_SESSION_RETENTION_DAYS ago',
   options: [],
   async run(_values, cli) {
-    const pruned = await cli.withContainer((container) => container.get<PruneExpiredSessions>(TOKENS.PruneExpiredSessions).execute());
+    const pruned = await cli.withContainer((container) => container.get(TOKENS.JobUseCases).pruneExpiredSessions.execute());
     cli.out(`pruned ${pruned} expired session(s)`);
     return EXIT_OK;
   },
@@ -87,7 +85,7 @@ const createSysAdminCommand: CliCommand = {
     }
     const secret = password ?? (await cli.readSecret(`Password for ${email.trim()}: `));
     const result = await cli.withContainer((container) =>
-      container.get<CreateSystemAdmin>(TOKENS.CreateSystemAdmin).execute({ email, password: secret }),
+      container.get(TOKENS.OrganizationUseCases).createSystemAdmin.execute({ email, password: secret }),
     );
     cli.out(
       result.outcome === 'created'

@@ -1,18 +1,13 @@
-import { ContainerModule, type ResolutionContext } from 'inversify';
-import type { Logger } from 'pino';
+import { ContainerModule } from 'inversify';
 import type { AppConfig } from '../config/config';
 import { TOKENS } from './tokens';
 import { billingRoutes } from '../http/routes/billing.routes';
-import type { Database } from '../../adapters/postgres/database';
 import { PostgresSubscriptionRepository } from '../../adapters/postgres/postgres-subscription-repository';
 import { StripeBillingProvider } from '../../adapters/stripe/stripe-billing-provider';
-import type { AccountsPorts } from '../../core/accounts/accounts-ports';
+import type { BillingDeps } from '../../core/billing/billing-deps';
 import type { BillingProvider } from '../../core/billing/billing-provider.port';
 import { HandleBillingWebhook } from '../../core/billing/handle-billing-webhook.use-case';
 import { StartCheckout } from '../../core/billing/start-checkout.use-case';
-import type { SubscriptionRepository } from '../../core/billing/subscription-repository.port';
-import type { Clock } from '../../core/shared/clock.port';
-import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
 
 function stripeProvider(config: AppConfig): BillingProvider {
   if (!config.stripe) throw new Error('Stripe is not configured');
@@ -20,36 +15,31 @@ function stripeProvider(config: AppConfig): BillingProvider {
 }
 
 /**
- * Billing: the Stripe provider, the PostgreSQL subscriptions and the two use cases. Without
- * APP_STRIPE_* the routes are still bound, without use cases, and answer 503.
+ * Billing: the Stripe provider, the PostgreSQL subscriptions, the two use cases and the routes.
+ * Without APP_STRIPE_* the routes are still bound, without use cases, and answer 503; nothing
+ * resolves the provider then.
  */
 export function billingModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    const config = (ctx: ResolutionContext) => ctx.get<AppConfig>(TOKENS.Config);
-    bind<SubscriptionRepository>(TOKENS.SubscriptionRepository).toDynamicValue(
-      (ctx) => new PostgresSubscriptionRepository(ctx.get<Database>(TOKENS.Database)),
-    );
-    bind<BillingProvider>(TOKENS.BillingProvider).toDynamicValue((ctx) => stripeProvider(config(ctx)));
-    bind(TOKENS.StartCheckout).toDynamicValue((ctx) => {
-      const accounts = ctx.get<AccountsPorts>(TOKENS.AccountsPorts);
-      return new StartCheckout(ctx.get(TOKENS.BillingProvider), accounts.users, accounts.tokenHasher, ctx.get<Clock>(TOKENS.Clock), config(ctx).baseWebUrl);
+    bind(TOKENS.SubscriptionRepository).toDynamicValue((ctx) => new PostgresSubscriptionRepository(ctx.get(TOKENS.Database)));
+    bind(TOKENS.BillingProvider).toDynamicValue((ctx) => stripeProvider(ctx.get(TOKENS.Config)));
+
+    bind(TOKENS.BillingUseCases).toDynamicValue((ctx) => {
+      const deps: BillingDeps = {
+        provider: ctx.get(TOKENS.BillingProvider),
+        subscriptions: ctx.get(TOKENS.SubscriptionRepository),
+        users: ctx.get(TOKENS.UserRepository),
+        tokenHasher: ctx.get(TOKENS.TokenHasher),
+        unitOfWork: ctx.get(TOKENS.UnitOfWork),
+        clock: ctx.get(TOKENS.Clock),
+        logger: ctx.get(TOKENS.Logger),
+        settings: { baseWebUrl: ctx.get(TOKENS.Config).baseWebUrl },
+      };
+      return { startCheckout: new StartCheckout(deps), handleWebhook: new HandleBillingWebhook(deps) };
     });
-    bind(TOKENS.HandleBillingWebhook).toDynamicValue(
-      (ctx) =>
-        new HandleBillingWebhook(
-          ctx.get(TOKENS.BillingProvider),
-          ctx.get(TOKENS.SubscriptionRepository),
-          ctx.get<UnitOfWork>(TOKENS.UnitOfWork),
-          ctx.get<Clock>(TOKENS.Clock),
-          ctx.get<Logger>(TOKENS.Logger),
-        ),
-    );
+
     bind(TOKENS.Routes).toDynamicValue((ctx) =>
-      billingRoutes(
-        config(ctx).stripe
-          ? { startCheckout: ctx.get(TOKENS.StartCheckout), handleWebhook: ctx.get(TOKENS.HandleBillingWebhook) }
-          : undefined,
-      ),
+      billingRoutes(ctx.get(TOKENS.Config).stripe ? ctx.get(TOKENS.BillingUseCases) : undefined),
     );
   });
 }

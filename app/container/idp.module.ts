@@ -1,23 +1,17 @@
-import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
-import { ContainerModule, type ResolutionContext } from 'inversify';
-import type { Logger } from 'pino';
+import { ContainerModule } from 'inversify';
 import type { AppConfig } from '../config/config';
 import { TOKENS } from './tokens';
 import { IdpBindingCookie } from '../http/idp-binding-cookie';
 import { idpRoutes } from '../http/routes/idp.routes';
-import type { SessionCookie } from '../http/session-cookie';
+import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { JoseStateSigner } from '../../adapters/crypto/jose-state-signer';
 import { OpenIdClientIdentityProvider } from '../../adapters/oidc/openid-client-identity-provider';
-import type { Database } from '../../adapters/postgres/database';
 import { PostgresIdentityLinkRepository } from '../../adapters/postgres/postgres-identity-link-repository';
 import { PostgresIdpLoginFlowStore } from '../../adapters/postgres/postgres-idp-login-flow-store';
-import type { AccountsPorts, AccountsSettings } from '../../core/accounts/accounts-ports';
 import { CompleteIdpLogin } from '../../core/accounts/complete-idp-login.use-case';
-import type { IdpLoginPorts } from '../../core/accounts/idp-login';
+import type { IdpLoginDeps } from '../../core/accounts/idp-login';
 import { IdpPendingInvitations } from '../../core/accounts/idp-pending-invitations';
-import type { SessionIssuer } from '../../core/accounts/session-issuer';
 import { StartIdpLogin } from '../../core/accounts/start-idp-login.use-case';
-import type { OrganizationsPorts } from '../../core/organizations/organizations-ports';
 
 export const IDP_CALLBACK_PATH = '/auth/oauth/idp/callback';
 const IDP_TIMEOUT_MS = 10_000;
@@ -38,49 +32,54 @@ function identityProvider(config: AppConfig): OpenIdClientIdentityProvider {
   });
 }
 
-function idpPorts(ctx: ResolutionContext): IdpLoginPorts {
-  const accounts = ctx.get<AccountsPorts>(TOKENS.AccountsPorts);
-  const { users, organizations, sessions, tokenGenerator, tokenHasher, clock, unitOfWork } = accounts;
-  return {
-    users, organizations, sessions, tokenGenerator, tokenHasher, clock, unitOfWork,
-    provider: ctx.get(TOKENS.IdentityProvider),
-    stateSigner: ctx.get(TOKENS.StateSigner),
-    flows: ctx.get(TOKENS.IdpLoginFlowStore),
-    links: ctx.get(TOKENS.IdentityLinkRepository),
-    secretBox: new AesGcmSecretBox('tenantkit:idp-flow'),
-    // B2B: an invited email gets in through the organizations context's own redemption.
-    invitations: new IdpPendingInvitations(ctx.get<OrganizationsPorts>(TOKENS.OrganizationsPorts)),
-  };
-}
-
 /** Sign-in through an OpenID Connect provider. Without APP_IDP_CLIENT_ID/SECRET it adds no routes (404). */
 export function idpModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    const config = (ctx: ResolutionContext) => ctx.get<AppConfig>(TOKENS.Config);
-    const database = (ctx: ResolutionContext) => ctx.get<Database>(TOKENS.Database);
-    bind(TOKENS.IdentityLinkRepository).toDynamicValue((ctx) => new PostgresIdentityLinkRepository(database(ctx)));
-    bind(TOKENS.IdpLoginFlowStore).toDynamicValue((ctx) => new PostgresIdpLoginFlowStore(database(ctx)));
-    bind(TOKENS.StateSigner).toDynamicValue((ctx) => new JoseStateSigner(config(ctx).jwtSecretKey));
+    bind(TOKENS.IdentityLinkRepository).toDynamicValue((ctx) => new PostgresIdentityLinkRepository(ctx.get(TOKENS.Database)));
+    bind(TOKENS.IdpLoginFlowStore).toDynamicValue((ctx) => new PostgresIdpLoginFlowStore(ctx.get(TOKENS.Database)));
+    bind(TOKENS.StateSigner).toDynamicValue((ctx) => new JoseStateSigner(ctx.get(TOKENS.Config).jwtSecretKey));
     // Discovery is lazy (first sign-in), so startup never waits for the provider.
-    bind(TOKENS.IdentityProvider).toDynamicValue((ctx) => identityProvider(config(ctx)));
-    bind(TOKENS.IdpBindingCookie).toDynamicValue((ctx) => new IdpBindingCookie(config(ctx)));
+    bind(TOKENS.IdentityProvider).toDynamicValue((ctx) => identityProvider(ctx.get(TOKENS.Config)));
+    bind(TOKENS.IdpBindingCookie).toDynamicValue((ctx) => new IdpBindingCookie(ctx.get(TOKENS.Config)));
+
+    bind(TOKENS.IdpUseCases).toDynamicValue((ctx) => {
+      const deps: IdpLoginDeps = {
+        users: ctx.get(TOKENS.UserRepository),
+        organizations: ctx.get(TOKENS.OrganizationRepository),
+        sessions: ctx.get(TOKENS.SessionStore),
+        tokenGenerator: ctx.get(TOKENS.TokenGenerator),
+        tokenHasher: ctx.get(TOKENS.TokenHasher),
+        clock: ctx.get(TOKENS.Clock),
+        unitOfWork: ctx.get(TOKENS.UnitOfWork),
+        provider: ctx.get(TOKENS.IdentityProvider),
+        stateSigner: ctx.get(TOKENS.StateSigner),
+        flows: ctx.get(TOKENS.IdpLoginFlowStore),
+        links: ctx.get(TOKENS.IdentityLinkRepository),
+        secretBox: new AesGcmSecretBox('tenantkit:idp-flow'),
+        // B2B: an invited email gets in through the organizations context's own redemption.
+        invitations: new IdpPendingInvitations({
+          invitations: ctx.get(TOKENS.InvitationRepository),
+          users: ctx.get(TOKENS.UserRepository),
+          organizations: ctx.get(TOKENS.OrganizationRepository),
+          clock: ctx.get(TOKENS.Clock),
+          unitOfWork: ctx.get(TOKENS.UnitOfWork),
+        }),
+        settings: ctx.get(TOKENS.AccountsSettings),
+        sessionIssuer: ctx.get(TOKENS.SessionIssuer),
+        logger: ctx.get(TOKENS.Logger),
+      };
+      return { start: new StartIdpLogin(deps), complete: new CompleteIdpLogin(deps) };
+    });
+
     bind(TOKENS.Routes).toDynamicValue((ctx) => {
-      const settings = config(ctx);
-      if (!settings.idp) return [];
-      const ports = idpPorts(ctx);
-      const accounts = ctx.get<AccountsSettings>(TOKENS.AccountsSettings);
-      return idpRoutes(
-        {
-          start: new StartIdpLogin(ports, ctx.get<Logger>(TOKENS.Logger)),
-          complete: new CompleteIdpLogin(ports, accounts, ctx.get<SessionIssuer>(TOKENS.SessionIssuer)),
-        },
-        {
-          bindingCookie: ctx.get(TOKENS.IdpBindingCookie),
-          sessionCookie: ctx.get<SessionCookie>(TOKENS.SessionCookie),
-          baseWebUrl: settings.baseWebUrl,
-          callbackUrl: `${settings.baseApiUrl}${IDP_CALLBACK_PATH}`,
-        },
-      );
+      const config = ctx.get(TOKENS.Config);
+      if (!config.idp) return [];
+      return idpRoutes(ctx.get(TOKENS.IdpUseCases), {
+        bindingCookie: ctx.get(TOKENS.IdpBindingCookie),
+        sessionCookie: ctx.get(TOKENS.SessionCookie),
+        baseWebUrl: config.baseWebUrl,
+        callbackUrl: `${config.baseApiUrl}${IDP_CALLBACK_PATH}`,
+      });
     });
   });
 }

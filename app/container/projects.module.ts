@@ -1,41 +1,36 @@
 import { ContainerModule } from 'inversify';
-import type { AppConfig } from '../config/config';
 import { TOKENS } from './tokens';
-import type { Database } from '../../adapters/postgres/database';
+import { projectRoutes } from '../http/routes/projects.routes';
 import { PostgresProjectRepository } from '../../adapters/postgres/postgres-project-repository';
-import type { Clock } from '../../core/shared/clock.port';
-import type { ProjectRepository } from '../../core/projects/project-repository.port';
+import type { ProjectsDeps } from '../../core/projects/projects-deps';
 import { CreateProject } from '../../core/projects/create-project.use-case';
 import { ListProjects } from '../../core/projects/list-projects.use-case';
 import { GetProject } from '../../core/projects/get-project.use-case';
 import { UpdateProject } from '../../core/projects/update-project.use-case';
 import { DeleteProject } from '../../core/projects/delete-project.use-case';
-import { projectRoutes } from '../http/routes/projects.routes';
 
-/** Projects: the PostgreSQL repository, the five use cases (plain classes, built here) and the routes. */
+/**
+ * Projects, the slice to copy. Every context module has the same three parts: its adapters, one
+ * per port token; its use cases, each built from the one `deps` object; its routes, which get
+ * the use cases and never the container.
+ */
 export function projectsModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind<ProjectRepository>(TOKENS.ProjectRepository).toDynamicValue(
-      (ctx) => new PostgresProjectRepository(ctx.get<Database>(TOKENS.Database)),
-    );
-    const projects = (ctx: { get<T>(id: symbol): T }) => ctx.get<ProjectRepository>(TOKENS.ProjectRepository);
-    const clock = (ctx: { get<T>(id: symbol): T }) => ctx.get<Clock>(TOKENS.Clock);
-    bind(TOKENS.CreateProject).toDynamicValue((ctx) => new CreateProject(projects(ctx), clock(ctx)));
-    bind(TOKENS.ListProjects).toDynamicValue((ctx) => new ListProjects(projects(ctx)));
-    bind(TOKENS.GetProject).toDynamicValue((ctx) => new GetProject(projects(ctx)));
-    bind(TOKENS.UpdateProject).toDynamicValue((ctx) => new UpdateProject(projects(ctx), clock(ctx)));
-    bind(TOKENS.DeleteProject).toDynamicValue((ctx) => new DeleteProject(projects(ctx)));
+    bind(TOKENS.ProjectRepository).toDynamicValue((ctx) => new PostgresProjectRepository(ctx.get(TOKENS.Database)));
+
+    bind(TOKENS.ProjectUseCases).toDynamicValue((ctx) => {
+      const deps: ProjectsDeps = { projects: ctx.get(TOKENS.ProjectRepository), clock: ctx.get(TOKENS.Clock) };
+      return {
+        createProject: new CreateProject(deps),
+        listProjects: new ListProjects(deps),
+        getProject: new GetProject(deps),
+        updateProject: new UpdateProject(deps),
+        deleteProject: new DeleteProject(deps),
+      };
+    });
+
     bind(TOKENS.Routes).toDynamicValue((ctx) =>
-      projectRoutes(
-        {
-          createProject: ctx.get(TOKENS.CreateProject),
-          listProjects: ctx.get(TOKENS.ListProjects),
-          getProject: ctx.get(TOKENS.GetProject),
-          updateProject: ctx.get(TOKENS.UpdateProject),
-          deleteProject: ctx.get(TOKENS.DeleteProject),
-        },
-        { baseApiUrl: ctx.get<AppConfig>(TOKENS.Config).baseApiUrl },
-      ),
+      projectRoutes(ctx.get(TOKENS.ProjectUseCases), { baseApiUrl: ctx.get(TOKENS.Config).baseApiUrl }),
     );
   });
 }

@@ -1,55 +1,106 @@
-/** Service identifiers, one symbol per interface. Only app/container/ resolves them. */
+import type { ServiceIdentifier } from 'inversify';
+import type { Context } from 'koa';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/config';
+import type { IdpBindingCookie } from '../http/idp-binding-cookie';
+import type { AfterResponse } from '../http/after-response';
+import type { AnyRoute } from '../http/route';
+import type { AccountUseCases } from '../http/routes/accounts.routes';
+import type { BillingUseCases } from '../http/routes/billing.routes';
+import type { IdpUseCases } from '../http/routes/idp.routes';
+import type { OrganizationUseCases } from '../http/routes/organizations.routes';
+import type { ProjectUseCases } from '../http/routes/projects.routes';
+import type { HealthCheck } from '../http/routes/system.routes';
+import type { SessionCookie } from '../http/session-cookie';
+import type { JobUseCases } from '../jobs/jobs';
+import type { Database } from '../../adapters/postgres/database';
+import type { AccountsSettings } from '../../core/accounts/accounts-ports';
+import type { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
+import type { Caller } from '../../core/accounts/caller';
+import type { PasswordHasher, TokenGenerator, TokenHasher } from '../../core/accounts/crypto.port';
+import type { IdentityLinkRepository } from '../../core/accounts/identity-link-repository.port';
+import type { IdentityProvider } from '../../core/accounts/identity-provider.port';
+import type { IdpLoginFlowStore } from '../../core/accounts/idp-login-flow-store.port';
+import type { OneTimeTokenStore } from '../../core/accounts/one-time-token-store.port';
+import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
+import type { SessionIssuer } from '../../core/accounts/session-issuer';
+import type { SessionStore } from '../../core/accounts/session-store.port';
+import type { StateSigner } from '../../core/accounts/state-signer.port';
+import type { UserRepository } from '../../core/accounts/user-repository.port';
+import type { BillingProvider } from '../../core/billing/billing-provider.port';
+import type { SubscriptionRepository } from '../../core/billing/subscription-repository.port';
+import type { EmailOutbox } from '../../core/email/email-outbox.port';
+import type { Mailer } from '../../core/email/mailer.port';
+import type { OutboxDeliveryStore } from '../../core/email/outbox-delivery.port';
+import type { JobRunLedger } from '../../core/jobs/job-run-ledger.port';
+import type { CreateSystemAdmin } from '../../core/organizations/create-system-admin.use-case';
+import type { InvitationRepository } from '../../core/organizations/invitation-repository.port';
+import type { ProjectRepository } from '../../core/projects/project-repository.port';
+import type { Clock } from '../../core/shared/clock.port';
+import type { RateLimiter } from '../../core/shared/rate-limiter.port';
+import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
+
+/**
+ * A service identifier that carries the type it resolves to: `bind(TOKENS.Clock)` accepts only a
+ * Clock and `ctx.get(TOKENS.Clock)` returns one, with no type argument to get wrong. Declaring
+ * the result as inversify's `ServiceIdentifier<T>` (rather than letting it narrow to `symbol`)
+ * is what lets inversify infer `T`.
+ */
+const token = <T>(name: string): ServiceIdentifier<T> => Symbol(name);
+
+/**
+ * Service identifiers: one per port or setting, named after its interface, and one use-case set
+ * per bounded context. Only app/container/ and the composition roots (server, worker, CLI)
+ * resolve them.
+ */
 export const TOKENS = {
-  Config: Symbol.for('AppConfig'),
-  Logger: Symbol.for('Logger'),
-  Clock: Symbol.for('Clock'),
-  Database: Symbol.for('Database'),
-  UnitOfWork: Symbol.for('UnitOfWork'),
-  RateLimiter: Symbol.for('RateLimiter'),
-  HealthCheck: Symbol.for('HealthCheck'),
-  Routes: Symbol.for('Routes'),
-  AfterResponse: Symbol.for('AfterResponse'),
-  Authenticate: Symbol.for('Authenticate'),
+  // infrastructure: shared by every context
+  Config: token<AppConfig>('AppConfig'),
+  Logger: token<Logger>('Logger'),
+  Clock: token<Clock>('Clock'),
+  Database: token<Database>('Database'),
+  UnitOfWork: token<UnitOfWork>('UnitOfWork'),
+  Mailer: token<Mailer>('Mailer'),
+  RateLimiter: token<RateLimiter>('RateLimiter'),
+  /** Multi-bound: every check `/health` runs. */
+  HealthCheck: token<HealthCheck>('HealthCheck'),
+  /** Multi-bound: each context binds its routes once. */
+  Routes: token<AnyRoute[]>('Routes'),
+  AfterResponse: token<AfterResponse>('AfterResponse'),
+  /** The session guard the router runs for every non-public route. */
+  Authenticate: token<(ctx: Context) => Promise<Caller>>('Authenticate'),
   // accounts
-  AccountsSettings: Symbol.for('AccountsSettings'),
-  AccountsPorts: Symbol.for('AccountsPorts'),
-  UserRepository: Symbol.for('UserRepository'),
-  OrganizationRepository: Symbol.for('OrganizationRepository'),
-  SessionStore: Symbol.for('SessionStore'),
-  OneTimeTokenStore: Symbol.for('OneTimeTokenStore'),
-  PasswordHasher: Symbol.for('PasswordHasher'),
-  TokenGenerator: Symbol.for('TokenGenerator'),
-  TokenHasher: Symbol.for('TokenHasher'),
-  EmailOutbox: Symbol.for('EmailOutbox'),
-  SessionIssuer: Symbol.for('SessionIssuer'),
-  SessionCookie: Symbol.for('SessionCookie'),
+  AccountsSettings: token<AccountsSettings>('AccountsSettings'),
+  UserRepository: token<UserRepository>('UserRepository'),
+  OrganizationRepository: token<OrganizationRepository>('OrganizationRepository'),
+  SessionStore: token<SessionStore>('SessionStore'),
+  OneTimeTokenStore: token<OneTimeTokenStore>('OneTimeTokenStore'),
+  PasswordHasher: token<PasswordHasher>('PasswordHasher'),
+  TokenGenerator: token<TokenGenerator>('TokenGenerator'),
+  TokenHasher: token<TokenHasher>('TokenHasher'),
+  EmailOutbox: token<EmailOutbox>('EmailOutbox'),
+  SessionIssuer: token<SessionIssuer>('SessionIssuer'),
+  SessionCookie: token<SessionCookie>('SessionCookie'),
+  AccountUseCases: token<AccountUseCases & { authenticateSession: AuthenticateSession }>('AccountUseCases'),
   // identity provider
-  IdentityProvider: Symbol.for('IdentityProvider'),
-  StateSigner: Symbol.for('StateSigner'),
-  IdentityLinkRepository: Symbol.for('IdentityLinkRepository'),
-  IdpLoginFlowStore: Symbol.for('IdpLoginFlowStore'),
-  IdpBindingCookie: Symbol.for('IdpBindingCookie'),
-  // jobs and email delivery
-  Mailer: Symbol.for('Mailer'),
-  OutboxDeliveryStore: Symbol.for('OutboxDeliveryStore'),
-  DeliverDueEmails: Symbol.for('DeliverDueEmails'),
-  PruneExpiredSessions: Symbol.for('PruneExpiredSessions'),
-  JobRunLedger: Symbol.for('JobRunLedger'),
+  IdentityProvider: token<IdentityProvider>('IdentityProvider'),
+  StateSigner: token<StateSigner>('StateSigner'),
+  IdentityLinkRepository: token<IdentityLinkRepository>('IdentityLinkRepository'),
+  IdpLoginFlowStore: token<IdpLoginFlowStore>('IdpLoginFlowStore'),
+  IdpBindingCookie: token<IdpBindingCookie>('IdpBindingCookie'),
+  IdpUseCases: token<IdpUseCases>('IdpUseCases'),
+  // organizations, members, invitations (and the CLI's sys_admin bootstrap)
+  InvitationRepository: token<InvitationRepository>('InvitationRepository'),
+  OrganizationUseCases: token<OrganizationUseCases & { createSystemAdmin: CreateSystemAdmin }>('OrganizationUseCases'),
   // projects
-  ProjectRepository: Symbol.for('ProjectRepository'),
-  CreateProject: Symbol.for('CreateProject'),
-  ListProjects: Symbol.for('ListProjects'),
-  GetProject: Symbol.for('GetProject'),
-  UpdateProject: Symbol.for('UpdateProject'),
-  DeleteProject: Symbol.for('DeleteProject'),
-  // organizations, members, invitations
-  InvitationRepository: Symbol.for('InvitationRepository'),
-  OrganizationsPorts: Symbol.for('OrganizationsPorts'),
-  OrganizationUseCases: Symbol.for('OrganizationUseCases'),
-  CreateSystemAdmin: Symbol.for('CreateSystemAdmin'),
+  ProjectRepository: token<ProjectRepository>('ProjectRepository'),
+  ProjectUseCases: token<ProjectUseCases>('ProjectUseCases'),
   // billing
-  BillingProvider: Symbol.for('BillingProvider'),
-  SubscriptionRepository: Symbol.for('SubscriptionRepository'),
-  StartCheckout: Symbol.for('StartCheckout'),
-  HandleBillingWebhook: Symbol.for('HandleBillingWebhook'),
+  BillingProvider: token<BillingProvider>('BillingProvider'),
+  SubscriptionRepository: token<SubscriptionRepository>('SubscriptionRepository'),
+  BillingUseCases: token<BillingUseCases>('BillingUseCases'),
+  // jobs and email delivery
+  OutboxDeliveryStore: token<OutboxDeliveryStore>('OutboxDeliveryStore'),
+  JobRunLedger: token<JobRunLedger>('JobRunLedger'),
+  JobUseCases: token<JobUseCases>('JobUseCases'),
 } as const;

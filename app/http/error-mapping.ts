@@ -2,7 +2,7 @@ import type { DomainError, ErrorCode } from '../../core/shared/domain-error';
 import type { HttpError, HttpErrorCode } from './http-error';
 
 /** Domain codes the API answers under one of its own codes (see `toApiError`). */
-type TranslatedCode = 'SIGNUP_CLOSED' | 'INVALID_WEBHOOK_SIGNATURE';
+type TranslatedCode = 'SIGNUP_CLOSED' | 'INVALID_WEBHOOK_SIGNATURE' | 'INVALID_WEBHOOK_EVENT' | 'TOO_MANY_ATTEMPTS';
 
 /** Every `code` an ErrorResponse can carry: the domain's own, plus the edge's request refusals. */
 export type ApiErrorCode = Exclude<ErrorCode, TranslatedCode> | HttpErrorCode;
@@ -43,15 +43,19 @@ export interface ErrorResponse extends ApiError {
 
 /**
  * What the client is told. A closed signup is answered exactly like an unknown route, so a B2B
- * deployment does not reveal that the path exists; a webhook whose signature does not verify is
- * a request the client must not repeat as is.
+ * deployment does not reveal that the path exists; a webhook that does not verify or cannot be
+ * read is a request the client must not repeat as is; a use case's refused rate limit is a 429,
+ * like the router's own.
  */
 export function toApiError(error: DomainError | HttpError): ApiError {
   switch (error.code) {
     case 'SIGNUP_CLOSED':
       return { code: 'NOT_FOUND', message: 'No such route', details: {} };
     case 'INVALID_WEBHOOK_SIGNATURE':
+    case 'INVALID_WEBHOOK_EVENT':
       return { code: 'MALFORMED_REQUEST', message: error.message, details: error.details };
+    case 'TOO_MANY_ATTEMPTS':
+      return { code: 'RATE_LIMITED', message: error.message, details: error.details };
     default:
       return { code: error.code, message: error.message, details: error.details };
   }

@@ -5,10 +5,14 @@ import type { Infrastructure } from '../container/infrastructure';
 import { TOKENS } from '../container/tokens';
 import { InProcessScheduler } from '../../adapters/scheduler/in-process-scheduler';
 import type { DeliverDueEmails } from '../../core/email/deliver-due-emails.use-case';
-import type { JobRunLedger } from '../../core/jobs/job-run-ledger.port';
 import type { RecurringJob, Scheduler } from '../../core/jobs/job';
 import type { PruneExpiredSessions } from '../../core/jobs/prune-expired-sessions.use-case';
-import type { Clock } from '../../core/shared/clock.port';
+
+/** The use cases the recurring jobs run (and `/cron` and the CLI's prune-sessions). */
+export interface JobUseCases {
+  pruneExpiredSessions: PruneExpiredSessions;
+  deliverDueEmails: DeliverDueEmails;
+}
 
 export const JOB_NAMES = { pruneSessions: 'prune-sessions', emailDelivery: 'email-delivery' } as const;
 
@@ -25,13 +29,11 @@ export const IN_PROCESS_PERIODS: JobPeriods = { pruneSessionsMs: HOUR_MS, emailD
 export const WORKER_PERIODS: JobPeriods = { pruneSessionsMs: HOUR_MS, emailDeliveryMs: 2_000 };
 
 /**
- * The recurring jobs, built from the container: one list for the in-process scheduler and the
- * BullMQ worker alike. Email delivery only polls: the outbox rows are the source of truth, so a
+ * The recurring jobs: one list for the in-process scheduler and the BullMQ worker alike. Email delivery only polls: the outbox rows are the source of truth, so a
  * lost or duplicated trigger costs nothing (claims are leases, sends are idempotent-keyed).
  */
-export function recurringJobs(container: Container, periods: JobPeriods): RecurringJob[] {
-  const prune = container.get<PruneExpiredSessions>(TOKENS.PruneExpiredSessions);
-  const deliver = container.get<DeliverDueEmails>(TOKENS.DeliverDueEmails);
+export function recurringJobs(useCases: JobUseCases, periods: JobPeriods): RecurringJob[] {
+  const { pruneExpiredSessions: prune, deliverDueEmails: deliver } = useCases;
   return [
     {
       name: JOB_NAMES.pruneSessions,
@@ -59,7 +61,7 @@ export async function startJobs(config: AppConfig, container: Container, infra: 
     // Loaded only with Redis: BullMQ is about a second of startup an embedded deployment skips.
     const { BullmqScheduler } = await import('../../adapters/bullmq/bullmq-scheduler');
     const scheduler = new BullmqScheduler({ connection: infra.redis });
-    const jobs = recurringJobs(container, WORKER_PERIODS);
+    const jobs = recurringJobs(container.get(TOKENS.JobUseCases), WORKER_PERIODS);
     scheduler.start(jobs).then(
       () => logger.info({ jobs: jobs.map((job) => job.name) }, 'job schedules registered in Redis; `npm run worker` runs them'),
       (error: unknown) => logger.error({ err: error }, 'could not register the job schedules in Redis'),
@@ -67,10 +69,10 @@ export async function startJobs(config: AppConfig, container: Container, infra: 
     return scheduler;
   }
   const scheduler = new InProcessScheduler({
-    ledger: container.get<JobRunLedger>(TOKENS.JobRunLedger),
-    clock: container.get<Clock>(TOKENS.Clock),
+    ledger: container.get(TOKENS.JobRunLedger),
+    clock: container.get(TOKENS.Clock),
     logger,
   });
-  await scheduler.start(recurringJobs(container, IN_PROCESS_PERIODS));
+  await scheduler.start(recurringJobs(container.get(TOKENS.JobUseCases), IN_PROCESS_PERIODS));
   return scheduler;
 }

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { ConfigError, loadConfig, type AppConfig } from '../config/config';
 import { createContainer } from '../container/container';
 import { openInfrastructure } from '../container/infrastructure';
+import { TOKENS } from '../container/tokens';
 import { recurringJobs, WORKER_PERIODS } from '../jobs/jobs';
 import { createLogger } from '../logging';
 import { BullmqScheduler } from '../../adapters/bullmq/bullmq-scheduler';
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
   const container = createContainer(config, logger, infra);
   const connection = infra.redis;
   if (!connection) throw new Error('Redis client missing although APP_REDIS_URL is set');
-  const jobs = recurringJobs(container, WORKER_PERIODS);
+  const jobs = recurringJobs(container.get(TOKENS.JobUseCases), WORKER_PERIODS);
   const scheduler = new BullmqScheduler({ connection });
   const host = new BullmqWorkerHost({ connection, logger, name: `${hostname()}:${process.pid}` });
   for (const job of jobs) host.register(job.name, () => job.run());

@@ -6,6 +6,7 @@ import type { OneTimeTokenStore } from './one-time-token-store.port';
 import type { OrganizationRepository } from './organization-repository.port';
 import type { SessionStore } from './session-store.port';
 import type { UserRepository } from './user-repository.port';
+import type { SessionIssuer } from './session-issuer';
 
 /** Every port the accounts use cases draw on; each use case takes the `Pick` it needs. */
 export interface AccountsPorts {
@@ -19,6 +20,15 @@ export interface AccountsPorts {
   clock: Clock;
   outbox: EmailOutbox;
   unitOfWork: UnitOfWork;
+}
+
+/**
+ * What an accounts use case is built from: the ports, the settings and the session issuer. Every
+ * use case takes one `deps` object, the `Pick` of this it needs.
+ */
+export interface AccountsDeps extends AccountsPorts {
+  settings: AccountsSettings;
+  sessionIssuer: SessionIssuer;
 }
 
 export interface AccountsSettings {

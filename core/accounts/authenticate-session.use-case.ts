@@ -12,14 +12,14 @@ const unauthorized = () => new DomainError('UNAUTHORIZED', 'Authentication requi
  * sessions, and sessions of suspended users or organizations, all get the same UNAUTHORIZED.
  */
 export class AuthenticateSession {
-  constructor(private readonly ports: Pick<AccountsPorts, 'sessions' | 'tokenHasher' | 'clock'>) {}
+  constructor(private readonly deps: Pick<AccountsPorts, 'sessions' | 'tokenHasher' | 'clock'>) {}
 
   async execute(token: string | undefined): Promise<Caller> {
     if (!token || !TOKEN_SHAPE.test(token)) throw unauthorized();
-    const principal = await this.ports.sessions.findByTokenHash(this.ports.tokenHasher.hash(token));
+    const principal = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(token));
     if (
       !principal ||
-      this.ports.clock.now().getTime() >= principal.expiresAt.getTime() ||
+      this.deps.clock.now().getTime() >= principal.expiresAt.getTime() ||
       principal.userStatus !== 'active' ||
       principal.organizationStatus !== 'active'
     ) {

@@ -1,10 +1,9 @@
 import { constantTimeEqual } from '../shared/constant-time-equal';
-import type { AccountsSettings } from './accounts-ports';
 import { IdentityProviderError, type VerifiedIdentity } from './identity-provider.port';
 import type { IdpLoginFlow } from './idp-login-flow-store.port';
-import { IdpLoginFailure, type IdpFailureReason, type IdpLoginPorts } from './idp-login';
+import { IdpLoginFailure, type IdpFailureReason, type IdpLoginDeps } from './idp-login';
 import { resolveIdpAccount, type IdpAccountOutcome } from './resolve-idp-account';
-import type { IssuedSession, SessionIssuer } from './session-issuer';
+import type { IssuedSession } from './session-issuer';
 
 export interface CompleteIdpLoginInput {
   /** The callback URL as received; the provider adapter reads its query. */
@@ -35,11 +34,7 @@ export type CompleteIdpLoginResult =
  * resolution and a new session in one transaction.
  */
 export class CompleteIdpLogin {
-  constructor(
-    private readonly ports: IdpLoginPorts,
-    private readonly settings: Pick<AccountsSettings, 'mode'>,
-    private readonly sessionIssuer: SessionIssuer,
-  ) {}
+  constructor(private readonly deps: Omit<IdpLoginDeps, 'logger'>) {}
 
   async execute(input: CompleteIdpLoginInput): Promise<CompleteIdpLoginResult> {
     try {
@@ -61,25 +56,25 @@ export class CompleteIdpLogin {
     const invalid = (cause: string) => new IdpLoginFailure('oauth_invalid_state', cause);
     const state = input.state;
     if (!state) throw invalid('the callback carries no state');
-    const now = this.ports.clock.now();
-    const verified = await this.ports.stateSigner.verify(state, now);
+    const now = this.deps.clock.now();
+    const verified = await this.deps.stateSigner.verify(state, now);
     if (!verified.valid) throw invalid(`state ${verified.problem.replace('_', ' ')}`);
     if (!input.binding) throw invalid('no binding cookie: another browser, or the cookie expired or was used');
-    if (!constantTimeEqual(this.ports.tokenHasher.hash(input.binding), verified.claims.bindingHash)) {
+    if (!constantTimeEqual(this.deps.tokenHasher.hash(input.binding), verified.claims.bindingHash)) {
       throw invalid('the binding cookie belongs to another sign-in');
     }
-    const sealed = await this.ports.flows.consume(this.ports.tokenHasher.hash(verified.claims.flowKey), now);
+    const sealed = await this.deps.flows.consume(this.deps.tokenHasher.hash(verified.claims.flowKey), now);
     if (!sealed) throw invalid('state already used, or its flow expired');
     // Stored sealed under the flow key, which only the signed state carries.
-    const codeVerifier = this.ports.secretBox.open(sealed.codeVerifier, verified.claims.flowKey);
-    const nonce = this.ports.secretBox.open(sealed.nonce, verified.claims.flowKey);
+    const codeVerifier = this.deps.secretBox.open(sealed.codeVerifier, verified.claims.flowKey);
+    const nonce = this.deps.secretBox.open(sealed.nonce, verified.claims.flowKey);
     if (codeVerifier === null || nonce === null) throw invalid('the stored flow does not open with this state');
     return { state, flow: { codeVerifier, nonce }, invitationHash: verified.claims.invitationHash ?? null };
   }
 
   private async exchange(callbackUrl: URL, state: string, flow: IdpLoginFlow): Promise<VerifiedIdentity> {
     try {
-      return await this.ports.provider.completeAuthorization({
+      return await this.deps.provider.completeAuthorization({
         callbackUrl,
         expectedState: state,
         codeVerifier: flow.codeVerifier,
@@ -94,14 +89,14 @@ export class CompleteIdpLogin {
 
   private signIn(identity: VerifiedIdentity, presentedToken: string | undefined, invitationHash: string | null) {
     // No network inside: the provider has been heard from already.
-    return this.ports.unitOfWork.transaction(async () => {
-      const now = this.ports.clock.now();
-      const { userId, outcome } = await resolveIdpAccount(this.ports, this.settings.mode, identity, now, invitationHash);
+    return this.deps.unitOfWork.transaction(async () => {
+      const now = this.deps.clock.now();
+      const { userId, outcome } = await resolveIdpAccount(this.deps, this.deps.settings.mode, identity, now, invitationHash);
       if (presentedToken) {
-        const previous = await this.ports.sessions.findByTokenHash(this.ports.tokenHasher.hash(presentedToken));
-        if (previous) await this.ports.sessions.revoke(previous.sessionId);
+        const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(presentedToken));
+        if (previous) await this.deps.sessions.revoke(previous.sessionId);
       }
-      return { userId, outcome, session: await this.sessionIssuer.issue(userId) };
+      return { userId, outcome, session: await this.deps.sessionIssuer.issue(userId) };
     });
   }
 }

@@ -1,5 +1,5 @@
 import { sendTokenEmail } from './account-emails';
-import type { AccountsPorts, AccountsSettings } from './accounts-ports';
+import type { AccountsDeps } from './accounts-ports';
 import { normalizeEmail } from './user';
 
 /**
@@ -9,17 +9,14 @@ import { normalizeEmail } from './user';
  * provider may use it to set a password.
  */
 export class ForgotPassword {
-  constructor(
-    private readonly ports: AccountsPorts,
-    private readonly settings: AccountsSettings,
-  ) {}
+  constructor(private readonly deps: AccountsDeps) {}
 
   async execute(input: { email: string }): Promise<void> {
-    await this.ports.unitOfWork.transaction(async () => {
-      const user = await this.ports.users.findByEmail(normalizeEmail(input.email));
+    await this.deps.unitOfWork.transaction(async () => {
+      const user = await this.deps.users.findByEmail(normalizeEmail(input.email));
       if (!user || user.status !== 'active') return;
-      if ((await this.ports.organizations.findById(user.organizationId))?.status !== 'active') return;
-      await sendTokenEmail(this.ports, this.settings, user, 'reset_password');
+      if ((await this.deps.organizations.findById(user.organizationId))?.status !== 'active') return;
+      await sendTokenEmail(this.deps, this.deps.settings, user, 'reset_password');
     });
   }
 }

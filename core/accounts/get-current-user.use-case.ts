@@ -9,11 +9,11 @@ export interface CurrentUser {
 }
 
 export class GetCurrentUser {
-  constructor(private readonly ports: Pick<AccountsPorts, 'users' | 'organizations'>) {}
+  constructor(private readonly deps: Pick<AccountsPorts, 'users' | 'organizations'>) {}
 
   async execute(caller: Caller): Promise<CurrentUser> {
-    const user = await this.ports.users.findById(caller.userId);
-    const organization = user ? await this.ports.organizations.findById(user.organizationId) : null;
+    const user = await this.deps.users.findById(caller.userId);
+    const organization = user ? await this.deps.organizations.findById(user.organizationId) : null;
     if (!user || !organization) throw new DomainError('UNAUTHORIZED', 'Authentication required');
     return { user, organization };
   }

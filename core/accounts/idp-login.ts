@@ -1,4 +1,6 @@
-import type { AccountsPorts } from './accounts-ports';
+import type { Logger } from '../shared/logger.port';
+import type { AccountsPorts, AccountsSettings } from './accounts-ports';
+import type { SessionIssuer } from './session-issuer';
 import type { IdentityLinkRepository } from './identity-link-repository.port';
 import type { SecretBox } from './crypto.port';
 import type { IdentityProvider } from './identity-provider.port';
@@ -48,6 +50,13 @@ export interface IdpLoginPorts
   secretBox: SecretBox;
   /** Absent: in B2B every unknown email is refused. */
   invitations?: PendingInvitations;
+}
+
+/** What the identity-provider use cases are built from; each takes the `Pick` it needs as its one `deps`. */
+export interface IdpLoginDeps extends IdpLoginPorts {
+  settings: Pick<AccountsSettings, 'mode'>;
+  sessionIssuer: SessionIssuer;
+  logger: Logger;
 }
 
 /**

@@ -6,7 +6,7 @@ import { Logout } from './logout.use-case';
 
 function setup() {
   const h = accountsHarness();
-  return { h, login: new Login(h.ports, h.issuer), authenticate: new AuthenticateSession(h.ports) };
+  return { h, login: new Login(h.deps), authenticate: new AuthenticateSession(h.ports) };
 }
 
 describe('Login', () => {
@@ -101,7 +101,7 @@ describe('Logout', () => {
     await h.aUser({ email: 'a@example.com', password: 'correct horse' });
     const a = await login.execute({ email: 'a@example.com', password: 'correct horse' });
     const b = await login.execute({ email: 'a@example.com', password: 'correct horse' });
-    await new Logout(h.ports.sessions).execute(await authenticate.execute(a.token));
+    await new Logout(h.ports).execute(await authenticate.execute(a.token));
     await expect(authenticate.execute(a.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     await expect(authenticate.execute(b.token)).resolves.toBeDefined();
   });

@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/domain-error';
-import type { AccountsPorts } from './accounts-ports';
-import type { SessionIssuer, IssuedSession } from './session-issuer';
+import type { AccountsDeps } from './accounts-ports';
+import type { IssuedSession } from './session-issuer';
 import { normalizeEmail } from './user';
 
 export interface LoginInput {
@@ -17,24 +17,23 @@ export interface LoginInput {
  */
 export class Login {
   constructor(
-    private readonly ports: Pick<AccountsPorts, 'users' | 'organizations' | 'sessions' | 'passwordHasher' | 'tokenHasher'>,
-    private readonly sessions: SessionIssuer,
+    private readonly deps: Pick<AccountsDeps, 'users' | 'organizations' | 'sessions' | 'passwordHasher' | 'tokenHasher' | 'sessionIssuer'>,
   ) {}
 
   async execute(input: LoginInput): Promise<IssuedSession & { userId: number }> {
-    const user = await this.ports.users.findByEmail(normalizeEmail(input.email));
-    const passwordOk = await this.ports.passwordHasher.verify(input.password, user?.passwordHash ?? null);
+    const user = await this.deps.users.findByEmail(normalizeEmail(input.email));
+    const passwordOk = await this.deps.passwordHasher.verify(input.password, user?.passwordHash ?? null);
     if (!user || !passwordOk) throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password');
-    const organization = await this.ports.organizations.findById(user.organizationId);
+    const organization = await this.deps.organizations.findById(user.organizationId);
     if (user.status !== 'active' || organization?.status !== 'active') {
       throw new DomainError('ACCOUNT_SUSPENDED', 'This account is suspended');
     }
     if (!user.emailVerified) throw new DomainError('EMAIL_NOT_VERIFIED', 'Verify your email address before logging in');
     if (input.presentedToken) {
-      const previous = await this.ports.sessions.findByTokenHash(this.ports.tokenHasher.hash(input.presentedToken));
-      if (previous) await this.ports.sessions.revoke(previous.sessionId);
+      const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(input.presentedToken));
+      if (previous) await this.deps.sessions.revoke(previous.sessionId);
     }
-    const session = await this.sessions.issue(user.id);
+    const session = await this.deps.sessionIssuer.issue(user.id);
     return { ...session, userId: user.id };
   }
 }

@@ -3,9 +3,9 @@ import type { SessionStore } from './session-store.port';
 
 /** Revokes the caller's current session (the cookie is cleared by the HTTP layer). */
 export class Logout {
-  constructor(private readonly sessions: SessionStore) {}
+  constructor(private readonly deps: { sessions: SessionStore }) {}
 
   async execute(caller: Caller): Promise<void> {
-    await this.sessions.revoke(caller.sessionId);
+    await this.deps.sessions.revoke(caller.sessionId);
   }
 }

@@ -9,7 +9,7 @@ import { UpdatePassword } from './update-password.use-case';
 async function withTwoSessions() {
   const h = accountsHarness();
   const user = await h.aUser({ email: 'a@example.com', password: 'old password' });
-  const login = new Login(h.ports, h.issuer);
+  const login = new Login(h.deps);
   const authenticate = new AuthenticateSession(h.ports);
   const a = await login.execute({ email: 'a@example.com', password: 'old password' });
   const b = await login.execute({ email: 'a@example.com', password: 'old password' });
@@ -19,7 +19,7 @@ async function withTwoSessions() {
 describe('ForgotPassword + ResetPassword', () => {
   it('resets the password and revokes every session of the user, including the one in use', async () => {
     const { h, login, authenticate, a, b } = await withTwoSessions();
-    await new ForgotPassword(h.ports, h.settings).execute({ email: 'A@example.com' });
+    await new ForgotPassword(h.deps).execute({ email: 'A@example.com' });
     const token = await h.tokenFromEmail('a@example.com', '/reset-password');
     await new ResetPassword(h.ports).execute({ token, newPassword: 'new password' });
     await expect(authenticate.execute(a.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
@@ -31,16 +31,16 @@ describe('ForgotPassword + ResetPassword', () => {
   it('emails no reset link to a member of a suspended organization', async () => {
     const { h, user } = await withTwoSessions();
     await h.ports.organizations.setStatus(user.organizationId, 'suspended');
-    await new ForgotPassword(h.ports, h.settings).execute({ email: 'a@example.com' });
+    await new ForgotPassword(h.deps).execute({ email: 'a@example.com' });
     expect(await h.outbox.pending()).toEqual([]);
     await h.ports.organizations.setStatus(user.organizationId, 'active');
-    await new ForgotPassword(h.ports, h.settings).execute({ email: 'a@example.com' });
+    await new ForgotPassword(h.deps).execute({ email: 'a@example.com' });
     await expect(h.tokenFromEmail('a@example.com', '/reset-password')).resolves.toBeTruthy();
   });
 
   it('reset tokens are single-use and expire at exactly one hour', async () => {
     const { h } = await withTwoSessions();
-    const forgot = new ForgotPassword(h.ports, h.settings);
+    const forgot = new ForgotPassword(h.deps);
     const reset = new ResetPassword(h.ports);
     await forgot.execute({ email: 'a@example.com' });
     const token = await h.tokenFromEmail('a@example.com', '/reset-password');
@@ -55,7 +55,7 @@ describe('ForgotPassword + ResetPassword', () => {
 
   it('checks the new password before spending the token', async () => {
     const { h } = await withTwoSessions();
-    await new ForgotPassword(h.ports, h.settings).execute({ email: 'a@example.com' });
+    await new ForgotPassword(h.deps).execute({ email: 'a@example.com' });
     const token = await h.tokenFromEmail('a@example.com', '/reset-password');
     await expect(new ResetPassword(h.ports).execute({ token, newPassword: 'x'.repeat(65) })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     await expect(new ResetPassword(h.ports).execute({ token, newPassword: 'x'.repeat(64) })).resolves.toBeUndefined();
@@ -63,7 +63,7 @@ describe('ForgotPassword + ResetPassword', () => {
 
   it('sends nothing for unknown emails', async () => {
     const h = accountsHarness();
-    await new ForgotPassword(h.ports, h.settings).execute({ email: 'nobody@example.com' });
+    await new ForgotPassword(h.deps).execute({ email: 'nobody@example.com' });
     expect(await h.outbox.pending()).toHaveLength(0);
   });
 });

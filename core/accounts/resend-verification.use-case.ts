@@ -1,5 +1,5 @@
 import { sendTokenEmail } from './account-emails';
-import type { AccountsPorts, AccountsSettings } from './accounts-ports';
+import type { AccountsDeps } from './accounts-ports';
 import { normalizeEmail } from './user';
 
 /**
@@ -7,16 +7,13 @@ import { normalizeEmail } from './user';
  * (nothing) whether or not the account exists, so it cannot be used to enumerate accounts.
  */
 export class ResendVerification {
-  constructor(
-    private readonly ports: AccountsPorts,
-    private readonly settings: AccountsSettings,
-  ) {}
+  constructor(private readonly deps: AccountsDeps) {}
 
   async execute(input: { email: string }): Promise<void> {
-    await this.ports.unitOfWork.transaction(async () => {
-      const user = await this.ports.users.findByEmail(normalizeEmail(input.email));
+    await this.deps.unitOfWork.transaction(async () => {
+      const user = await this.deps.users.findByEmail(normalizeEmail(input.email));
       if (!user || user.emailVerified || user.status !== 'active') return;
-      await sendTokenEmail(this.ports, this.settings, user, 'verify_email');
+      await sendTokenEmail(this.deps, this.deps.settings, user, 'verify_email');
     });
   }
 }

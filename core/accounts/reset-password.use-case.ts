@@ -9,18 +9,18 @@ import { assertValidPassword } from './password-policy';
  */
 export class ResetPassword {
   constructor(
-    private readonly ports: Pick<AccountsPorts, 'tokens' | 'tokenHasher' | 'users' | 'sessions' | 'passwordHasher' | 'clock' | 'unitOfWork'>,
+    private readonly deps: Pick<AccountsPorts, 'tokens' | 'tokenHasher' | 'users' | 'sessions' | 'passwordHasher' | 'clock' | 'unitOfWork'>,
   ) {}
 
   async execute(input: { token: string; newPassword: string }): Promise<void> {
     assertValidPassword(input.newPassword, 'newPassword');
-    const passwordHash = await this.ports.passwordHasher.hash(input.newPassword);
-    await this.ports.unitOfWork.transaction(async () => {
-      const userId = await this.ports.tokens.consume('reset_password', this.ports.tokenHasher.hash(input.token), this.ports.clock.now());
+    const passwordHash = await this.deps.passwordHasher.hash(input.newPassword);
+    await this.deps.unitOfWork.transaction(async () => {
+      const userId = await this.deps.tokens.consume('reset_password', this.deps.tokenHasher.hash(input.token), this.deps.clock.now());
       if (userId === null) throw new DomainError('INVALID_TOKEN', 'This link is invalid or has expired');
-      await this.ports.users.setPasswordHash(userId, passwordHash);
-      await this.ports.users.markEmailVerified(userId);
-      await this.ports.sessions.revokeAllForUser(userId);
+      await this.deps.users.setPasswordHash(userId, passwordHash);
+      await this.deps.users.markEmailVerified(userId);
+      await this.deps.sessions.revokeAllForUser(userId);
     });
   }
 }

@@ -33,13 +33,13 @@ describe('identity-provider account resolution', () => {
   it('links a verified local account, dropping its password and revoking its sessions', async () => {
     const h = idpHarness();
     const local = await h.aUser({ email: 'ada@example.com', password: 'correct horse', verified: true });
-    const login = await new Login(h.ports, h.issuer).execute({ email: 'ada@example.com', password: 'correct horse' });
+    const login = await new Login(h.deps).execute({ email: 'ada@example.com', password: 'correct horse' });
 
     const result = await h.signIn();
 
     expect(result).toMatchObject({ ok: true, outcome: 'linked', userId: local.id });
     await expect(new AuthenticateSession(h.ports).execute(login.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect(new Login(h.ports, h.issuer).execute({ email: 'ada@example.com', password: 'correct horse' })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    await expect(new Login(h.deps).execute({ email: 'ada@example.com', password: 'correct horse' })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
     await expect(h.ports.users.findById(local.id)).resolves.toMatchObject({ passwordHash: null });
     await expect(h.links.findBySubject(ISSUER, 'subject-1')).resolves.toMatchObject({ userId: local.id });
     if (result.ok) await expect(new AuthenticateSession(h.ports).execute(result.session.token)).resolves.toMatchObject({ userId: local.id });
@@ -67,7 +67,7 @@ describe('identity-provider account resolution', () => {
     expect(result).toMatchObject({ ok: true, outcome: 'claimed', userId: local.id });
     await expect(h.ports.users.findById(local.id)).resolves.toMatchObject({ passwordHash: null, emailVerified: true });
     await expect(new AuthenticateSession(h.ports).execute(squatter)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect(new Login(h.ports, h.issuer).execute({ email: 'ada@example.com', password: 'squatter-pass' })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    await expect(new Login(h.deps).execute({ email: 'ada@example.com', password: 'squatter-pass' })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
     if (result.ok) await expect(new AuthenticateSession(h.ports).execute(result.session.token)).resolves.toMatchObject({ userId: local.id });
   });
 

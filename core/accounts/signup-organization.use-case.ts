@@ -1,4 +1,4 @@
-import type { AccountsPorts, AccountsSettings } from './accounts-ports';
+import type { AccountsDeps } from './accounts-ports';
 import { registerOwner, type OwnerSignupInput } from './register-owner';
 
 export interface SignupOrganizationInput extends OwnerSignupInput {
@@ -7,12 +7,9 @@ export interface SignupOrganizationInput extends OwnerSignupInput {
 
 /** B2C signup of a named organization with the new user as its `org_admin`. */
 export class SignupOrganization {
-  constructor(
-    private readonly ports: AccountsPorts,
-    private readonly settings: AccountsSettings,
-  ) {}
+  constructor(private readonly deps: AccountsDeps) {}
 
   execute(input: SignupOrganizationInput): Promise<{ userId: number }> {
-    return registerOwner(this.ports, this.settings, input, input.organizationName.trim());
+    return registerOwner(this.deps, this.deps.settings, input, input.organizationName.trim());
   }
 }

@@ -6,7 +6,7 @@ import { SignupOrganization } from './signup-organization.use-case';
 describe('Signup', () => {
   it('creates a personal organization with the user as unverified org_admin and queues a verification email', async () => {
     const h = accountsHarness();
-    const { userId } = await new Signup(h.ports, h.settings).execute({ email: '  Alice@Example.COM ', password: 'correct horse', firstName: 'Alice' });
+    const { userId } = await new Signup(h.deps).execute({ email: '  Alice@Example.COM ', password: 'correct horse', firstName: 'Alice' });
     const user = await h.ports.users.findById(userId);
     expect(user).toMatchObject({ email: 'alice@example.com', role: 'org_admin', emailVerified: false, firstName: 'Alice' });
     expect(user!.passwordHash).toBe('plain:correct horse');
@@ -18,7 +18,7 @@ describe('Signup', () => {
 
   it('names the organization on signup-org', async () => {
     const h = accountsHarness();
-    const { userId } = await new SignupOrganization(h.ports, h.settings).execute({
+    const { userId } = await new SignupOrganization(h.deps).execute({
       email: 'bob@example.com',
       password: 'correct horse',
       organizationName: '  Acme  ',
@@ -29,7 +29,7 @@ describe('Signup', () => {
 
   it('refuses a taken email with EMAIL_ALREADY_EXISTS and leaves no organization or email behind', async () => {
     const h = accountsHarness();
-    const signup = new Signup(h.ports, h.settings);
+    const signup = new Signup(h.deps);
     await signup.execute({ email: 'a@example.com', password: 'correct horse' });
     await expect(signup.execute({ email: 'A@example.com', password: 'other horse' })).rejects.toMatchObject({ code: 'EMAIL_ALREADY_EXISTS' });
     expect(await h.ports.organizations.list()).toHaveLength(1);
@@ -38,7 +38,7 @@ describe('Signup', () => {
 
   it('enforces the password policy', async () => {
     const h = accountsHarness();
-    await expect(new Signup(h.ports, h.settings).execute({ email: 'a@example.com', password: 'short' })).rejects.toMatchObject({
+    await expect(new Signup(h.deps).execute({ email: 'a@example.com', password: 'short' })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       details: { password: expect.any(String) },
     });
@@ -47,16 +47,16 @@ describe('Signup', () => {
 
   it('is closed in B2B mode (SIGNUP_CLOSED)', async () => {
     const h = accountsHarness({ mode: 'b2b' });
-    await expect(new Signup(h.ports, h.settings).execute({ email: 'a@example.com', password: 'correct horse' })).rejects.toMatchObject({ code: 'SIGNUP_CLOSED' });
+    await expect(new Signup(h.deps).execute({ email: 'a@example.com', password: 'correct horse' })).rejects.toMatchObject({ code: 'SIGNUP_CLOSED' });
     await expect(
-      new SignupOrganization(h.ports, h.settings).execute({ email: 'a@example.com', password: 'correct horse', organizationName: 'X' }),
+      new SignupOrganization(h.deps).execute({ email: 'a@example.com', password: 'correct horse', organizationName: 'X' }),
     ).rejects.toMatchObject({ code: 'SIGNUP_CLOSED' });
   });
 
   it('rolls back the organization and user when queuing the email fails', async () => {
     const h = accountsHarness();
-    h.ports.outbox = { enqueue: async () => Promise.reject(new Error('outbox down')) };
-    await expect(new Signup(h.ports, h.settings).execute({ email: 'a@example.com', password: 'correct horse' })).rejects.toThrow('outbox down');
+    h.deps.outbox = { enqueue: async () => Promise.reject(new Error('outbox down')) };
+    await expect(new Signup(h.deps).execute({ email: 'a@example.com', password: 'correct horse' })).rejects.toThrow('outbox down');
     expect(await h.ports.users.findByEmail('a@example.com')).toBeNull();
     expect(await h.ports.organizations.list()).toHaveLength(0);
   });

@@ -1,8 +1,7 @@
 import { serviceUnavailable } from '../shared/domain-error';
-import type { Logger } from '../shared/logger.port';
 import { addSeconds } from './accounts-ports';
 import { IdentityProviderError, type AuthorizationRequest } from './identity-provider.port';
-import { IDP_STATE_TTL_SECONDS, type IdpLoginPorts } from './idp-login';
+import { IDP_STATE_TTL_SECONDS, type IdpLoginDeps } from './idp-login';
 
 export interface StartedIdpLogin {
   /** Where the frontend sends the browser. */
@@ -26,38 +25,40 @@ const PRUNE_BATCH = 100;
  */
 export class StartIdpLogin {
   constructor(
-    private readonly ports: Pick<IdpLoginPorts, 'provider' | 'stateSigner' | 'flows' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'secretBox'>,
-    private readonly logger: Logger,
+    private readonly deps: Pick<
+      IdpLoginDeps,
+      'provider' | 'stateSigner' | 'flows' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'secretBox' | 'logger'
+    >,
   ) {}
 
   async execute(input: { invitationToken?: string | undefined } = {}): Promise<StartedIdpLogin> {
-    const { tokenGenerator, tokenHasher } = this.ports;
-    const now = this.ports.clock.now();
+    const { tokenGenerator, tokenHasher } = this.deps;
+    const now = this.deps.clock.now();
     const expiresAt = addSeconds(now, IDP_STATE_TTL_SECONDS);
     const flowKey = tokenGenerator.generate();
     const binding = tokenGenerator.generate();
     const invitation = input.invitationToken === undefined ? {} : { invitationHash: tokenHasher.hash(input.invitationToken) };
-    const state = await this.ports.stateSigner.sign({ flowKey, bindingHash: tokenHasher.hash(binding), ...invitation }, { issuedAt: now, expiresAt });
+    const state = await this.deps.stateSigner.sign({ flowKey, bindingHash: tokenHasher.hash(binding), ...invitation }, { issuedAt: now, expiresAt });
     const request = await this.authorizationRequest(state);
-    await this.ports.flows.create({
+    await this.deps.flows.create({
       flowKeyHash: tokenHasher.hash(flowKey),
-      codeVerifier: this.ports.secretBox.seal(request.codeVerifier, flowKey),
-      nonce: this.ports.secretBox.seal(request.nonce, flowKey),
+      codeVerifier: this.deps.secretBox.seal(request.codeVerifier, flowKey),
+      nonce: this.deps.secretBox.seal(request.nonce, flowKey),
       createdAt: now,
       expiresAt,
     });
     // A flow expires with its state, so deleting expired flows can never re-open a replay.
-    await this.ports.flows.pruneExpiredBefore(now, PRUNE_BATCH);
+    await this.deps.flows.pruneExpiredBefore(now, PRUNE_BATCH);
     return { authorizationUrl: request.url, binding, maxAgeSeconds: IDP_STATE_TTL_SECONDS };
   }
 
   private async authorizationRequest(state: string): Promise<AuthorizationRequest> {
     try {
-      return await this.ports.provider.createAuthorizationRequest(state);
+      return await this.deps.provider.createAuthorizationRequest(state);
     } catch (error) {
       if (!(error instanceof IdentityProviderError)) throw error;
       // Discovery failed: the provider is down or misconfigured. Either way the user can only retry later.
-      this.logger.warn({ failure: error.reason, cause: error.message }, 'identity provider unavailable');
+      this.deps.logger.warn({ failure: error.reason, cause: error.message }, 'identity provider unavailable');
       throw serviceUnavailable('The identity provider cannot be reached, try again shortly');
     }
   }

@@ -9,18 +9,18 @@ import { assertValidPassword } from './password-policy';
  * current one and must use the reset flow to set one.
  */
 export class UpdatePassword {
-  constructor(private readonly ports: Pick<AccountsPorts, 'users' | 'sessions' | 'passwordHasher' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<AccountsPorts, 'users' | 'sessions' | 'passwordHasher' | 'unitOfWork'>) {}
 
   async execute(caller: Caller, input: { currentPassword: string; newPassword: string }): Promise<void> {
     assertValidPassword(input.newPassword, 'newPassword');
-    const user = await this.ports.users.findById(caller.userId);
+    const user = await this.deps.users.findById(caller.userId);
     if (!user) throw new DomainError('UNAUTHORIZED', 'Authentication required');
-    const currentOk = await this.ports.passwordHasher.verify(input.currentPassword, user.passwordHash);
+    const currentOk = await this.deps.passwordHasher.verify(input.currentPassword, user.passwordHash);
     if (!currentOk) throw new DomainError('INVALID_CURRENT_PASSWORD', 'The current password is wrong');
-    const passwordHash = await this.ports.passwordHasher.hash(input.newPassword);
-    await this.ports.unitOfWork.transaction(async () => {
-      await this.ports.users.setPasswordHash(user.id, passwordHash);
-      await this.ports.sessions.revokeAllForUser(user.id, caller.sessionId);
+    const passwordHash = await this.deps.passwordHasher.hash(input.newPassword);
+    await this.deps.unitOfWork.transaction(async () => {
+      await this.deps.users.setPasswordHash(user.id, passwordHash);
+      await this.deps.sessions.revokeAllForUser(user.id, caller.sessionId);
     });
   }
 }

@@ -6,7 +6,7 @@ import { ResendVerification } from './resend-verification.use-case';
 
 async function signedUp() {
   const h = accountsHarness();
-  const { userId } = await new Signup(h.ports, h.settings).execute({ email: 'a@example.com', password: 'correct horse' });
+  const { userId } = await new Signup(h.deps).execute({ email: 'a@example.com', password: 'correct horse' });
   return { h, userId, token: await h.tokenFromEmail('a@example.com', '/verify-email') };
 }
 
@@ -39,7 +39,7 @@ describe('VerifyEmail', () => {
 describe('ResendVerification', () => {
   it('sends a fresh link and invalidates the previous one', async () => {
     const { h, token: first } = await signedUp();
-    await new ResendVerification(h.ports, h.settings).execute({ email: ' A@EXAMPLE.com' });
+    await new ResendVerification(h.deps).execute({ email: ' A@EXAMPLE.com' });
     const second = await h.tokenFromEmail('a@example.com', '/verify-email');
     expect(second).not.toBe(first);
     await expect(new VerifyEmail(h.ports).execute({ token: first })).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
@@ -50,8 +50,8 @@ describe('ResendVerification', () => {
     const { h, token } = await signedUp();
     await new VerifyEmail(h.ports).execute({ token });
     const before = (await h.outbox.pending()).length;
-    await new ResendVerification(h.ports, h.settings).execute({ email: 'a@example.com' });
-    await new ResendVerification(h.ports, h.settings).execute({ email: 'nobody@example.com' });
+    await new ResendVerification(h.deps).execute({ email: 'a@example.com' });
+    await new ResendVerification(h.deps).execute({ email: 'nobody@example.com' });
     expect(await h.outbox.pending()).toHaveLength(before);
   });
 });

@@ -52,7 +52,8 @@ export type BillingEvent = CheckoutCompletedEvent | SubscriptionChangedEvent | I
  * The payment provider. `createCheckoutSession` throws DomainError `SERVICE_UNAVAILABLE` when the
  * provider cannot be reached or fails on its side, and `VALIDATION_ERROR` on the field `priceId`
  * when it refuses the price. `parseWebhook` verifies the signature over the exact raw body and
- * throws DomainError `INVALID_WEBHOOK_SIGNATURE` when it is missing, wrong or too old.
+ * throws DomainError `INVALID_WEBHOOK_SIGNATURE` when it is missing, wrong or too old, and
+ * `INVALID_WEBHOOK_EVENT` when a signed body is not an event it can read.
  */
 export interface BillingProvider {
   createCheckoutSession(request: CheckoutRequest): Promise<{ url: string }>;

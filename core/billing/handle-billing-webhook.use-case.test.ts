@@ -12,7 +12,7 @@ const T0 = new Date('2026-11-21T09:00:00.000Z');
 async function setup() {
   const h = accountsHarness();
   const subscriptions = new InMemorySubscriptionRepository(h.store);
-  const handle = new HandleBillingWebhook(new FakeBillingProvider(), subscriptions, h.store.unitOfWork, h.clock, silent);
+  const handle = new HandleBillingWebhook({ provider: new FakeBillingProvider(), subscriptions, unitOfWork: h.store.unitOfWork, clock: h.clock, logger: silent });
   const organizationId = (await h.ports.organizations.create({ name: 'Acme' })).id;
   const deliver = (event: BillingEvent, signature = FakeBillingProvider.SIGNATURE) =>
     handle.execute({ rawBody: FakeBillingProvider.body(event), signature });

@@ -8,7 +8,7 @@ import { StartCheckout } from './start-checkout.use-case';
 async function setup() {
   const h = accountsHarness();
   const provider = new FakeBillingProvider();
-  const startCheckout = new StartCheckout(provider, h.ports.users, h.ports.tokenHasher, h.clock, 'https://app.example.com');
+  const startCheckout = new StartCheckout({ ...h.ports, provider, settings: { baseWebUrl: 'https://app.example.com' } });
   const user = await h.aUser({ email: 'owner@example.com', role: 'readonly' });
   const caller: Caller = { userId: user.id, organizationId: user.organizationId, role: user.role, sessionId: 1 };
   return { h, provider, startCheckout, caller };

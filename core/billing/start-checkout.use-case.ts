@@ -1,9 +1,6 @@
 import type { Caller } from '../accounts/caller';
-import type { TokenHasher } from '../accounts/crypto.port';
-import type { UserRepository } from '../accounts/user-repository.port';
-import type { Clock } from '../shared/clock.port';
 import { DomainError } from '../shared/domain-error';
-import type { BillingProvider } from './billing-provider.port';
+import type { BillingDeps } from './billing-deps';
 
 /** Already validated: `priceId` is 1..255 characters. */
 export interface StartCheckoutInput {
@@ -16,26 +13,22 @@ const IDEMPOTENCY_WINDOW_MS = 60_000;
 /** Starts a hosted checkout that subscribes the caller's organization to a price. */
 export class StartCheckout {
   constructor(
-    private readonly provider: BillingProvider,
-    private readonly users: UserRepository,
-    private readonly hasher: TokenHasher,
-    private readonly clock: Clock,
-    private readonly baseWebUrl: string,
+    private readonly deps: Pick<BillingDeps, 'provider' | 'users' | 'tokenHasher' | 'clock' | 'settings'>,
   ) {}
 
   async execute(caller: Caller, input: StartCheckoutInput): Promise<{ url: string }> {
-    const user = await this.users.findById(caller.userId);
+    const user = await this.deps.users.findById(caller.userId);
     // The session guard just read this user; a miss means it was deleted mid-request.
     if (!user) throw new DomainError('UNAUTHORIZED', 'Authentication required');
-    const window = Math.floor(this.clock.now().getTime() / IDEMPOTENCY_WINDOW_MS);
+    const window = Math.floor(this.deps.clock.now().getTime() / IDEMPOTENCY_WINDOW_MS);
     // Hashed: a price id may be up to 255 characters, and so may the provider's keys.
-    const idempotencyKey = `checkout-${this.hasher.hash(`${caller.organizationId}|${caller.userId}|${input.priceId}|${window}`)}`;
-    return this.provider.createCheckoutSession({
+    const idempotencyKey = `checkout-${this.deps.tokenHasher.hash(`${caller.organizationId}|${caller.userId}|${input.priceId}|${window}`)}`;
+    return this.deps.provider.createCheckoutSession({
       organizationId: caller.organizationId,
       priceId: input.priceId,
       customerEmail: user.email,
-      successUrl: `${this.baseWebUrl}/billing?checkout=success`,
-      cancelUrl: `${this.baseWebUrl}/billing?checkout=cancelled`,
+      successUrl: `${this.deps.settings.baseWebUrl}/billing?checkout=success`,
+      cancelUrl: `${this.deps.settings.baseWebUrl}/billing?checkout=cancelled`,
       idempotencyKey,
     });
   }

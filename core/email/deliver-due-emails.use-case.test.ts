@@ -50,8 +50,7 @@ describe('DeliverDueEmails', () => {
 
   const useCase = (policy: DeliveryPolicy = POLICY, deliveryStore: OutboxDeliveryStore = store) =>
     new DeliverDueEmails(
-      { store: deliveryStore, mailer, clock, logger: recordingLogger(logs), random: () => randoms.shift() ?? 0.5 },
-      policy,
+      { store: deliveryStore, mailer, clock, logger: recordingLogger(logs), random: () => randoms.shift() ?? 0.5, policy },
     );
 
   const enqueue = async (to: string): Promise<number> => {
@@ -139,7 +138,7 @@ describe('DeliverDueEmails', () => {
         await gate;
       },
     };
-    const deliver = new DeliverDueEmails({ store, mailer: slowMailer, clock, logger: recordingLogger(logs), random: () => 0.5 }, POLICY);
+    const deliver = new DeliverDueEmails({ store, mailer: slowMailer, clock, logger: recordingLogger(logs), random: () => 0.5, policy: POLICY });
 
     const running = deliver.execute();
     await new Promise((resolve) => setTimeout(resolve, 10));

@@ -39,15 +39,18 @@ export interface DeliveryReport {
  * does throw (after the rest of the batch settled), and its emails come back when their lease ends.
  */
 export class DeliverDueEmails {
+  private readonly policy: DeliveryPolicy;
+
   constructor(
-    private readonly ports: { store: OutboxDeliveryStore; mailer: Mailer; clock: Clock; logger: Logger; random: () => number },
-    private readonly policy: DeliveryPolicy = DEFAULT_DELIVERY_POLICY,
-  ) {}
+    private readonly deps: { store: OutboxDeliveryStore; mailer: Mailer; clock: Clock; logger: Logger; random: () => number; policy?: DeliveryPolicy },
+  ) {
+    this.policy = deps.policy ?? DEFAULT_DELIVERY_POLICY;
+  }
 
   async execute(): Promise<DeliveryReport> {
     const report: DeliveryReport = { sent: 0, retried: 0, dead: 0 };
-    const now = this.ports.clock.now();
-    const claimed = await this.ports.store.claimDue(now, new Date(now.getTime() + this.policy.leaseMs), this.policy.batchSize);
+    const now = this.deps.clock.now();
+    const claimed = await this.deps.store.claimDue(now, new Date(now.getTime() + this.policy.leaseMs), this.policy.batchSize);
     // Concurrent, so that every send of the batch ends within one provider timeout, inside the
     // lease; one at a time, the tail of a slow batch would be re-claimed and sent twice.
     const outcomes = await Promise.allSettled(claimed.map((email) => this.deliver(email)));
@@ -59,7 +62,7 @@ export class DeliverDueEmails {
   }
 
   private async deliver(email: ClaimedEmail): Promise<keyof DeliveryReport> {
-    const { store, mailer, clock, logger } = this.ports;
+    const { store, mailer, clock, logger } = this.deps;
     const fields = { email_id: email.id, tag: email.message.tag, attempt: email.attempts };
     let failure: unknown;
     try {
@@ -94,6 +97,6 @@ export class DeliverDueEmails {
    */
   private backoffMs(attempt: number): number {
     const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** (attempt - 1));
-    return Math.round(ceiling / 2 + this.ports.random() * (ceiling / 2));
+    return Math.round(ceiling / 2 + this.deps.random() * (ceiling / 2));
   }
 }

@@ -28,7 +28,7 @@ describe('PruneExpiredSessions', () => {
       new Date(now - retentionDays * DAY_MS), // exactly at the cutoff: not "older than" it
       new Date(now + DAY_MS), // still active
     ]);
-    const prune = new PruneExpiredSessions(h.ports.sessions, h.clock, { retentionDays });
+    const prune = new PruneExpiredSessions({ sessions: h.ports.sessions, clock: h.clock, settings: { retentionDays } });
 
     await expect(prune.execute()).resolves.toBe(1);
     expect(remaining()).toEqual([ids[0], ids[2], ids[3]]);
@@ -49,7 +49,7 @@ describe('PruneExpiredSessions', () => {
         return deleted;
       },
     });
-    const prune = new PruneExpiredSessions(counting, h.clock, { retentionDays: 7, batchSize: 5 });
+    const prune = new PruneExpiredSessions({ sessions: counting, clock: h.clock, settings: { retentionDays: 7, batchSize: 5 } });
 
     await expect(prune.execute()).resolves.toBe(12);
     expect(batches).toEqual([5, 5, 2]);
@@ -60,7 +60,7 @@ describe('PruneExpiredSessions', () => {
   it('stops after maxBatches and leaves the rest for the next run', async () => {
     const now = accountsHarness().clock.now().getTime();
     const { h, remaining } = await withSessions(Array.from({ length: 10 }, (_, i) => new Date(now - 30 * DAY_MS - i)));
-    const prune = new PruneExpiredSessions(h.ports.sessions, h.clock, { retentionDays: 7, batchSize: 3, maxBatches: 2 });
+    const prune = new PruneExpiredSessions({ sessions: h.ports.sessions, clock: h.clock, settings: { retentionDays: 7, batchSize: 3, maxBatches: 2 } });
 
     await expect(prune.execute()).resolves.toBe(6);
     expect(remaining()).toHaveLength(4);

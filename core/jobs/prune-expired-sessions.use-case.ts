@@ -21,21 +21,17 @@ export class PruneExpiredSessions {
   private readonly batchSize: number;
   private readonly maxBatches: number;
 
-  constructor(
-    private readonly sessions: SessionStore,
-    private readonly clock: Clock,
-    private readonly settings: PruneSettings,
-  ) {
-    this.batchSize = settings.batchSize ?? 5_000;
-    this.maxBatches = settings.maxBatches ?? 2_000;
+  constructor(private readonly deps: { sessions: SessionStore; clock: Clock; settings: PruneSettings }) {
+    this.batchSize = deps.settings.batchSize ?? 5_000;
+    this.maxBatches = deps.settings.maxBatches ?? 2_000;
   }
 
   /** Returns how many sessions were deleted. */
   async execute(): Promise<number> {
-    const cutoff = new Date(this.clock.now().getTime() - this.settings.retentionDays * DAY_MS);
+    const cutoff = new Date(this.deps.clock.now().getTime() - this.deps.settings.retentionDays * DAY_MS);
     let total = 0;
     for (let batch = 0; batch < this.maxBatches; batch += 1) {
-      const deleted = await this.sessions.pruneExpiredBefore(cutoff, this.batchSize);
+      const deleted = await this.deps.sessions.pruneExpiredBefore(cutoff, this.batchSize);
       total += deleted;
       if (deleted < this.batchSize) break;
     }

@@ -10,7 +10,7 @@ import { redeemInvitation } from './redeem-invitation';
 async function invited(role: 'readonly' | 'member' | 'org_admin' = 'member') {
   const h = organizationsHarness();
   const { organizationId, users: [admin] } = await h.anOrganization(['org_admin']);
-  const invitation = await new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(admin!), { email: 'new@example.com', role });
+  const invitation = await new CreateInvitation(h.orgDeps).execute(await h.loginAs(admin!), { email: 'new@example.com', role });
   return { h, organizationId, invitation, token: await h.invitationToken('new@example.com'), accept: new AcceptInvitation(h.orgPorts) };
 }
 
@@ -28,7 +28,7 @@ describe('AcceptInvitation', () => {
       firstName: 'Ada',
       lastName: null,
     });
-    await expect(new Login(h.ports, h.issuer).execute({ email: 'new@example.com', password: 'password-123' })).resolves.toMatchObject({ userId });
+    await expect(new Login(h.deps).execute({ email: 'new@example.com', password: 'password-123' })).resolves.toMatchObject({ userId });
   });
 
   it('works once', async () => {
@@ -74,7 +74,7 @@ describe('AcceptInvitation', () => {
   it('refuses an invitation whose inviter was removed since (INVALID_TOKEN), even an org_admin one', async () => {
     const h = organizationsHarness();
     const { users: [owner, inviter] } = await h.anOrganization(['org_admin', 'org_admin']);
-    await new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(inviter!), { email: 'new@example.com', role: 'org_admin' });
+    await new CreateInvitation(h.orgDeps).execute(await h.loginAs(inviter!), { email: 'new@example.com', role: 'org_admin' });
     const token = await h.invitationToken('new@example.com');
     await new RemoveMember(h.orgPorts).execute(await h.loginAs(owner!), { userId: inviter!.id });
 
@@ -85,7 +85,7 @@ describe('AcceptInvitation', () => {
   it('refuses an invitation above what its inviter may grant since a demotion', async () => {
     const h = organizationsHarness();
     const { users: [owner, inviter] } = await h.anOrganization(['org_admin', 'org_admin']);
-    const invite = new CreateInvitation(h.orgPorts, h.settings, h.limiter);
+    const invite = new CreateInvitation(h.orgDeps);
     const inviterCaller = await h.loginAs(inviter!);
     await invite.execute(inviterCaller, { email: 'admin@example.com', role: 'org_admin' });
     const adminToken = await h.invitationToken('admin@example.com');

@@ -16,15 +16,15 @@ export interface AcceptInvitationInput {
  */
 export class AcceptInvitation {
   constructor(
-    private readonly ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'organizations' | 'clock' | 'unitOfWork' | 'passwordHasher' | 'tokenHasher'>,
+    private readonly deps: Pick<OrganizationsPorts, 'invitations' | 'users' | 'organizations' | 'clock' | 'unitOfWork' | 'passwordHasher' | 'tokenHasher'>,
   ) {}
 
   async execute(input: AcceptInvitationInput): Promise<RedeemedInvitation> {
     assertValidPassword(input.password, 'password');
     // Hashed before the transaction: bcrypt is slow and must not hold a connection or a lock.
-    const passwordHash = await this.ports.passwordHasher.hash(input.password);
-    return redeemInvitation(this.ports, {
-      tokenHash: this.ports.tokenHasher.hash(input.token),
+    const passwordHash = await this.deps.passwordHasher.hash(input.password);
+    return redeemInvitation(this.deps, {
+      tokenHash: this.deps.tokenHasher.hash(input.token),
       passwordHash,
       firstName: input.firstName ?? null,
       lastName: input.lastName ?? null,

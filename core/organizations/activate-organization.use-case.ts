@@ -5,9 +5,9 @@ import { setOrganizationStatus } from './organization-status';
 
 /** Lifts a suspension: logins work again, and so do sessions that have not expired meanwhile. Idempotent. */
 export class ActivateOrganization {
-  constructor(private readonly organizations: OrganizationRepository) {}
+  constructor(private readonly deps: { organizations: OrganizationRepository }) {}
 
   execute(caller: Caller, input: { organizationId: number }): Promise<Organization> {
-    return setOrganizationStatus(this.organizations, caller, input.organizationId, 'active');
+    return setOrganizationStatus(this.deps.organizations, caller, input.organizationId, 'active');
   }
 }

@@ -13,14 +13,14 @@ import type { OrganizationsPorts } from './organizations-ports';
  * member's open sessions at once: authentication reads it on every request.
  */
 export class ChangeMemberRole {
-  constructor(private readonly ports: Pick<OrganizationsPorts, 'users' | 'organizations' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<OrganizationsPorts, 'users' | 'organizations' | 'unitOfWork'>) {}
 
   async execute(caller: Caller, input: { userId: number; role: RoleName }): Promise<User> {
     requireRole(caller, 'org_admin');
     assertMayGrant(caller.role, input.role);
-    return this.ports.unitOfWork.transaction(async () => {
-      await guardMemberChange(this.ports, caller, input.userId, input.role);
-      const updated = await this.ports.users.updateRole(caller.organizationId, input.userId, input.role);
+    return this.deps.unitOfWork.transaction(async () => {
+      await guardMemberChange(this.deps, caller, input.userId, input.role);
+      const updated = await this.deps.users.updateRole(caller.organizationId, input.userId, input.role);
       if (!updated) throw resourceNotFound('member', input.userId);
       return updated;
     });

@@ -8,7 +8,7 @@ describe('CreateInvitation', () => {
     const h = organizationsHarness();
     const { organizationId, users: [admin] } = await h.anOrganization(['org_admin'], 'Acme');
 
-    const invitation = await new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(admin!), {
+    const invitation = await new CreateInvitation(h.orgDeps).execute(await h.loginAs(admin!), {
       email: 'New@Example.com',
       role: 'member',
     });
@@ -26,7 +26,7 @@ describe('CreateInvitation', () => {
   it('replaces the pending invitation when the same email is invited again', async () => {
     const h = organizationsHarness();
     const { users: [admin] } = await h.anOrganization(['org_admin']);
-    const invite = new CreateInvitation(h.orgPorts, h.settings, h.limiter);
+    const invite = new CreateInvitation(h.orgDeps);
     const caller = await h.loginAs(admin!);
 
     const first = await invite.execute(caller, { email: 'new@example.com', role: 'member' });
@@ -41,7 +41,7 @@ describe('CreateInvitation', () => {
     const { users: [admin] } = await h.anOrganization(['org_admin']);
 
     await expect(
-      new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(admin!), { email: 'x@example.com', role: 'sys_admin' }),
+      new CreateInvitation(h.orgDeps).execute(await h.loginAs(admin!), { email: 'x@example.com', role: 'sys_admin' }),
     ).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
     expect(await h.outbox.pending()).toEqual([]);
   });
@@ -51,7 +51,7 @@ describe('CreateInvitation', () => {
     const { users: [sysAdmin] } = await h.anOrganization(['sys_admin']);
 
     await expect(
-      new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(sysAdmin!), { email: 'x@example.com', role: 'sys_admin' }),
+      new CreateInvitation(h.orgDeps).execute(await h.loginAs(sysAdmin!), { email: 'x@example.com', role: 'sys_admin' }),
     ).resolves.toMatchObject({ role: 'sys_admin' });
   });
 
@@ -61,7 +61,7 @@ describe('CreateInvitation', () => {
     const { users: [elsewhere] } = await h.anOrganization(['member']);
 
     await expect(
-      new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(admin!), { email: elsewhere!.email.toUpperCase(), role: 'member' }),
+      new CreateInvitation(h.orgDeps).execute(await h.loginAs(admin!), { email: elsewhere!.email.toUpperCase(), role: 'member' }),
     ).rejects.toMatchObject({ code: 'EMAIL_ALREADY_EXISTS' });
     expect(await h.outbox.pending()).toEqual([]);
   });
@@ -71,13 +71,13 @@ describe('CreateInvitation', () => {
     const { users: [, member] } = await h.anOrganization(['org_admin', 'member']);
 
     await expect(
-      new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(member!), { email: 'x@example.com', role: 'readonly' }),
+      new CreateInvitation(h.orgDeps).execute(await h.loginAs(member!), { email: 'x@example.com', role: 'readonly' }),
     ).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
   });
 
   it('sends one address at most 5 invitations a day, whichever organizations send them', async () => {
     const h = organizationsHarness();
-    const invite = new CreateInvitation(h.orgPorts, h.settings, h.limiter);
+    const invite = new CreateInvitation(h.orgDeps);
     const callers = [];
     for (let i = 0; i < 3; i += 1) callers.push(await h.loginAs((await h.anOrganization(['org_admin'])).users[0]!));
 
@@ -87,7 +87,7 @@ describe('CreateInvitation', () => {
     }
 
     expect(INVITATION_LIMITS.perRecipient.rule).toEqual({ count: 5, windowSeconds: 86_400 });
-    expect(outcomes).toEqual(['sent', 'sent', 'sent', 'sent', 'sent', 'RATE_LIMITED', 'RATE_LIMITED', 'RATE_LIMITED']);
+    expect(outcomes).toEqual(['sent', 'sent', 'sent', 'sent', 'sent', 'TOO_MANY_ATTEMPTS', 'TOO_MANY_ATTEMPTS', 'TOO_MANY_ATTEMPTS']);
     expect((await h.outbox.pending()).filter((m) => m.to === 'victim@example.com')).toHaveLength(5);
     await expect(invite.execute(callers[0]!, { email: 'other@example.com', role: 'member' })).resolves.toBeDefined();
   });
@@ -96,7 +96,7 @@ describe('CreateInvitation', () => {
     const h = organizationsHarness();
     const { users: [admin] } = await h.anOrganization(['org_admin']);
     const caller = await h.loginAs(admin!);
-    const invite = new CreateInvitation(h.orgPorts, h.settings, h.limiter);
+    const invite = new CreateInvitation(h.orgDeps);
     for (let i = 0; i < 20; i += 1) await h.aUser({ email: `known${i}@example.com` });
 
     const answers = [];
@@ -105,9 +105,9 @@ describe('CreateInvitation', () => {
     }
 
     expect(answers.slice(0, 20)).toEqual(Array(20).fill('EMAIL_ALREADY_EXISTS'));
-    expect(answers[20]).toBe('RATE_LIMITED');
+    expect(answers[20]).toBe('TOO_MANY_ATTEMPTS');
     await expect(invite.execute(caller, { email: 'fresh@example.com', role: 'member' })).rejects.toMatchObject({
-      code: 'RATE_LIMITED',
+      code: 'TOO_MANY_ATTEMPTS',
       details: { retry_after: expect.any(Number) },
     });
     const other = await h.loginAs((await h.anOrganization(['org_admin'])).users[0]!);
@@ -121,7 +121,7 @@ describe('CreateInvitation', () => {
     const verify = vi.spyOn(h.ports.passwordHasher, 'verify');
 
     await expect(
-      new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(admin!), { email: 'known@example.com', role: 'member' }),
+      new CreateInvitation(h.orgDeps).execute(await h.loginAs(admin!), { email: 'known@example.com', role: 'member' }),
     ).rejects.toMatchObject({ code: 'EMAIL_ALREADY_EXISTS' });
     expect(verify).toHaveBeenCalledWith('known@example.com', null);
   });

@@ -2,11 +2,11 @@ import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
 import { normalizeEmail } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
-import type { RateLimiter, RateRule } from '../shared/rate-limiter.port';
+import type { RateRule } from '../shared/rate-limiter.port';
 import type { Invitation } from './invitation';
 import { issueInvitation } from './issue-invitation';
 import { assertMayGrant, requireRole } from './membership-rules';
-import type { InvitationSettings, OrganizationsPorts } from './organizations-ports';
+import type { OrganizationsDeps } from './organizations-ports';
 
 /**
  * Any B2C signup is an org_admin, so invitations are open to anyone with a verified address:
@@ -30,12 +30,20 @@ export const INVITATION_LIMITS = {
  */
 export class CreateInvitation {
   constructor(
-    private readonly ports: Pick<
-      OrganizationsPorts,
-      'organizations' | 'users' | 'invitations' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox' | 'unitOfWork' | 'passwordHasher'
+    private readonly deps: Pick<
+      OrganizationsDeps,
+      | 'organizations'
+      | 'users'
+      | 'invitations'
+      | 'tokenGenerator'
+      | 'tokenHasher'
+      | 'clock'
+      | 'outbox'
+      | 'unitOfWork'
+      | 'passwordHasher'
+      | 'rateLimiter'
+      | 'settings'
     >,
-    private readonly settings: InvitationSettings,
-    private readonly limiter: RateLimiter,
   ) {}
 
   async execute(caller: Caller, input: { email: string; role: RoleName }): Promise<Invitation> {
@@ -43,22 +51,22 @@ export class CreateInvitation {
     assertMayGrant(caller.role, input.role);
     const email = normalizeEmail(input.email);
     await this.consume(INVITATION_LIMITS.perOrganization, String(caller.organizationId));
-    await this.ports.passwordHasher.verify(email, null);
-    if (await this.ports.users.findByEmail(email)) {
+    await this.deps.passwordHasher.verify(email, null);
+    if (await this.deps.users.findByEmail(email)) {
       throw new DomainError('EMAIL_ALREADY_EXISTS', 'An account with this email already exists');
     }
     await this.consume(INVITATION_LIMITS.perRecipient, email);
-    return this.ports.unitOfWork.transaction(async () => {
-      const organization = await this.ports.organizations.findById(caller.organizationId);
+    return this.deps.unitOfWork.transaction(async () => {
+      const organization = await this.deps.organizations.findById(caller.organizationId);
       if (!organization) throw resourceNotFound('organization', caller.organizationId);
-      return issueInvitation(this.ports, this.settings, { organization, email, role: input.role, invitedByUserId: caller.userId });
+      return issueInvitation(this.deps, this.deps.settings, { organization, email, role: input.role, invitedByUserId: caller.userId });
     });
   }
 
   private async consume(limit: { bucket: string; rule: RateRule }, key: string): Promise<void> {
-    const decision = await this.limiter.consume(limit.bucket, key, limit.rule);
+    const decision = await this.deps.rateLimiter.consume(limit.bucket, key, limit.rule);
     if (!decision.allowed) {
-      throw new DomainError('RATE_LIMITED', 'Too many invitations, try again later', { retry_after: decision.retryAfterSeconds });
+      throw new DomainError('TOO_MANY_ATTEMPTS', 'Too many invitations, try again later', { retry_after: decision.retryAfterSeconds });
     }
   }
 }

@@ -8,7 +8,7 @@ describe('CreateOrganization', () => {
     const { users: [admin] } = await h.anOrganization(['sys_admin'], 'System');
     const caller = await h.loginAs(admin!);
 
-    const { organization, invitation } = await new CreateOrganization(h.orgPorts, h.settings).execute(caller, {
+    const { organization, invitation } = await new CreateOrganization(h.orgDeps).execute(caller, {
       name: 'Acme',
       adminEmail: ' Boss@Acme.test ',
     });
@@ -34,7 +34,7 @@ describe('CreateOrganization', () => {
     const { users: [orgAdmin] } = await h.anOrganization(['org_admin']);
 
     await expect(
-      new CreateOrganization(h.orgPorts, h.settings).execute(await h.loginAs(orgAdmin!), { name: 'Acme', adminEmail: 'a@b.test' }),
+      new CreateOrganization(h.orgDeps).execute(await h.loginAs(orgAdmin!), { name: 'Acme', adminEmail: 'a@b.test' }),
     ).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
     expect(await h.ports.organizations.list()).toHaveLength(1);
   });
@@ -44,7 +44,7 @@ describe('CreateOrganization', () => {
     const { users: [admin, taken] } = await h.anOrganization(['sys_admin', 'member']);
 
     await expect(
-      new CreateOrganization(h.orgPorts, h.settings).execute(await h.loginAs(admin!), { name: 'Acme', adminEmail: taken!.email }),
+      new CreateOrganization(h.orgDeps).execute(await h.loginAs(admin!), { name: 'Acme', adminEmail: taken!.email }),
     ).rejects.toMatchObject({ code: 'EMAIL_ALREADY_EXISTS' });
     expect((await h.ports.organizations.list()).map((o) => o.name)).not.toContain('Acme');
     expect(await h.outbox.pending()).toEqual([]);

@@ -3,7 +3,7 @@ import { normalizeEmail, type Organization } from '../accounts/user';
 import type { Invitation } from './invitation';
 import { issueInvitation } from './issue-invitation';
 import { requireRole } from './membership-rules';
-import type { InvitationSettings, OrganizationsPorts } from './organizations-ports';
+import type { OrganizationsDeps } from './organizations-ports';
 
 export interface CreateOrganizationInput {
   /** Already trimmed, 1..200 characters. */
@@ -18,18 +18,17 @@ export interface CreateOrganizationInput {
  */
 export class CreateOrganization {
   constructor(
-    private readonly ports: Pick<
-      OrganizationsPorts,
-      'organizations' | 'users' | 'invitations' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox' | 'unitOfWork'
+    private readonly deps: Pick<
+      OrganizationsDeps,
+      'organizations' | 'users' | 'invitations' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox' | 'unitOfWork' | 'settings'
     >,
-    private readonly settings: InvitationSettings,
   ) {}
 
   async execute(caller: Caller, input: CreateOrganizationInput): Promise<{ organization: Organization; invitation: Invitation }> {
     requireRole(caller, 'sys_admin');
-    return this.ports.unitOfWork.transaction(async () => {
-      const organization = await this.ports.organizations.create({ name: input.name });
-      const invitation = await issueInvitation(this.ports, this.settings, {
+    return this.deps.unitOfWork.transaction(async () => {
+      const organization = await this.deps.organizations.create({ name: input.name });
+      const invitation = await issueInvitation(this.deps, this.deps.settings, {
         organization,
         email: normalizeEmail(input.adminEmail),
         role: 'org_admin',

@@ -16,7 +16,7 @@ describe('CreateSystemAdmin', () => {
     const organization = await h.ports.organizations.findById(user!.organizationId);
     expect(organization).toMatchObject({ name: 'System', status: 'active' });
     expect(await h.ports.users.listByOrganization(organization!.id)).toHaveLength(1);
-    await expect(new Login(h.ports, h.issuer).execute({ email: 'root@example.com', password: 'password-123' })).resolves.toMatchObject({
+    await expect(new Login(h.deps).execute({ email: 'root@example.com', password: 'password-123' })).resolves.toMatchObject({
       userId: result.userId,
     });
   });

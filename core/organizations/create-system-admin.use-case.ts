@@ -14,23 +14,23 @@ export type CreateSystemAdminResult = { outcome: 'created' | 'exists'; userId: n
  * belongs to anyone else is refused (EMAIL_ALREADY_EXISTS), never promoted.
  */
 export class CreateSystemAdmin {
-  constructor(private readonly ports: Pick<OrganizationsPorts, 'users' | 'organizations' | 'passwordHasher' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<OrganizationsPorts, 'users' | 'organizations' | 'passwordHasher' | 'unitOfWork'>) {}
 
   async execute(input: { email: string; password: string }): Promise<CreateSystemAdminResult> {
     const email = normalizeEmail(input.email);
-    const existing = await this.ports.users.findByEmail(email);
+    const existing = await this.deps.users.findByEmail(email);
     if (existing) return this.alreadyThere(existing.id, existing.role, email);
     if (!isValidPassword(input.password)) {
       // Read in a terminal, not by a form: the message itself must say what is wrong.
       const message = `The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`;
       throw new DomainError('VALIDATION_ERROR', message, { password: message });
     }
-    const passwordHash = await this.ports.passwordHasher.hash(input.password);
-    return this.ports.unitOfWork.transaction(async () => {
-      const raced = await this.ports.users.findByEmail(email);
+    const passwordHash = await this.deps.passwordHasher.hash(input.password);
+    return this.deps.unitOfWork.transaction(async () => {
+      const raced = await this.deps.users.findByEmail(email);
       if (raced) return this.alreadyThere(raced.id, raced.role, email);
-      const organization = await this.ports.organizations.create({ name: SYSTEM_ORGANIZATION_NAME });
-      const user = await this.ports.users.create({
+      const organization = await this.deps.organizations.create({ name: SYSTEM_ORGANIZATION_NAME });
+      const user = await this.deps.users.create({
         organizationId: organization.id,
         email,
         passwordHash,

@@ -8,7 +8,7 @@ describe('ListInvitations', () => {
     const h = organizationsHarness();
     const { users: [admin] } = await h.anOrganization(['org_admin']);
     const { users: [otherAdmin] } = await h.anOrganization(['org_admin']);
-    const invite = new CreateInvitation(h.orgPorts, h.settings, h.limiter);
+    const invite = new CreateInvitation(h.orgDeps);
     const caller = await h.loginAs(admin!);
     const early = await invite.execute(caller, { email: 'early@example.com', role: 'member' });
     h.clock.advanceSeconds(3_600);

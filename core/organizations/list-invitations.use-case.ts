@@ -6,10 +6,10 @@ import { requireRole } from './membership-rules';
 
 /** The caller's organization's pending invitations (not accepted, not revoked, not expired), oldest first. */
 export class ListInvitations {
-  constructor(private readonly ports: { invitations: InvitationRepository; clock: Clock }) {}
+  constructor(private readonly deps: { invitations: InvitationRepository; clock: Clock }) {}
 
   async execute(caller: Caller): Promise<Invitation[]> {
     requireRole(caller, 'org_admin');
-    return this.ports.invitations.listPending(caller.organizationId, this.ports.clock.now());
+    return this.deps.invitations.listPending(caller.organizationId, this.deps.clock.now());
   }
 }

@@ -5,10 +5,10 @@ import { requireRole } from './membership-rules';
 
 /** The members of the caller's organization (never another's), in joining order. */
 export class ListMembers {
-  constructor(private readonly users: UserRepository) {}
+  constructor(private readonly deps: { users: UserRepository }) {}
 
   async execute(caller: Caller): Promise<User[]> {
     requireRole(caller, 'org_admin');
-    return this.users.listByOrganization(caller.organizationId);
+    return this.deps.users.listByOrganization(caller.organizationId);
   }
 }

@@ -5,10 +5,10 @@ import { requireRole } from './membership-rules';
 
 /** Every organization, oldest first: a sys_admin's view. */
 export class ListOrganizations {
-  constructor(private readonly organizations: OrganizationRepository) {}
+  constructor(private readonly deps: { organizations: OrganizationRepository }) {}
 
   async execute(caller: Caller): Promise<Organization[]> {
     requireRole(caller, 'sys_admin');
-    return this.organizations.list();
+    return this.deps.organizations.list();
   }
 }

@@ -10,7 +10,7 @@ describe('ListOrganizations, SuspendOrganization, ActivateOrganization', () => {
     const h = organizationsHarness();
     const system = await h.anOrganization(['sys_admin'], 'System');
     const acme = await h.anOrganization(['org_admin'], 'Acme');
-    const list = new ListOrganizations(h.ports.organizations);
+    const list = new ListOrganizations(h.ports);
 
     expect((await list.execute(await h.loginAs(system.users[0]!))).map((o) => o.id)).toEqual([system.organizationId, acme.organizationId]);
     await expect(list.execute(await h.loginAs(acme.users[0]!))).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
@@ -22,10 +22,10 @@ describe('ListOrganizations, SuspendOrganization, ActivateOrganization', () => {
     const acme = await h.anOrganization(['org_admin', 'member']);
     const sysAdmin = await h.loginAs(system.users[0]!);
     const memberSession = await h.loginAs(acme.users[1]!);
-    const login = new Login(h.ports, h.issuer);
+    const login = new Login(h.deps);
     const credentials = { email: acme.users[1]!.email, password: 'password-123' };
 
-    const suspended = await new SuspendOrganization(h.ports.organizations).execute(sysAdmin, { organizationId: acme.organizationId });
+    const suspended = await new SuspendOrganization(h.ports).execute(sysAdmin, { organizationId: acme.organizationId });
 
     expect(suspended).toMatchObject({ id: acme.organizationId, status: 'suspended' });
     await expect(h.authenticate(memberSession.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
@@ -33,7 +33,7 @@ describe('ListOrganizations, SuspendOrganization, ActivateOrganization', () => {
     expect(await h.ports.users.listByOrganization(acme.organizationId)).toHaveLength(2);
     await expect(h.authenticate(sysAdmin.token)).resolves.toMatchObject({ userId: sysAdmin.userId });
 
-    const active = await new ActivateOrganization(h.ports.organizations).execute(sysAdmin, { organizationId: acme.organizationId });
+    const active = await new ActivateOrganization(h.ports).execute(sysAdmin, { organizationId: acme.organizationId });
 
     expect(active.status).toBe('active');
     await expect(h.authenticate(memberSession.token)).resolves.toMatchObject({ userId: memberSession.userId });
@@ -44,7 +44,7 @@ describe('ListOrganizations, SuspendOrganization, ActivateOrganization', () => {
     const h = organizationsHarness();
     const system = await h.anOrganization(['sys_admin']);
     const acme = await h.anOrganization(['org_admin']);
-    const suspend = new SuspendOrganization(h.ports.organizations);
+    const suspend = new SuspendOrganization(h.ports);
 
     await expect(suspend.execute(await h.loginAs(system.users[0]!), { organizationId: 9_999 })).rejects.toMatchObject({
       code: 'RESOURCE_NOT_FOUND',
@@ -60,7 +60,7 @@ describe('ListOrganizations, SuspendOrganization, ActivateOrganization', () => {
     const system = await h.anOrganization(['sys_admin']);
 
     await expect(
-      new SuspendOrganization(h.ports.organizations).execute(await h.loginAs(system.users[0]!), { organizationId: system.organizationId }),
+      new SuspendOrganization(h.ports).execute(await h.loginAs(system.users[0]!), { organizationId: system.organizationId }),
     ).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
     expect((await h.ports.organizations.findById(system.organizationId))?.status).toBe('active');
   });

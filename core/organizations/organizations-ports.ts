@@ -1,4 +1,5 @@
 import type { AccountsPorts, AccountsSettings } from '../accounts/accounts-ports';
+import type { RateLimiter } from '../shared/rate-limiter.port';
 import type { InvitationRepository } from './invitation-repository.port';
 
 /** The accounts ports plus invitations; each use case takes the `Pick` it needs. */
@@ -8,3 +9,10 @@ export interface OrganizationsPorts extends Omit<AccountsPorts, 'tokens'> {
 
 /** What the invitation email needs to build its link. */
 export type InvitationSettings = Pick<AccountsSettings, 'appName' | 'baseWebUrl'>;
+
+/** What an organizations use case is built from; each takes the `Pick` it needs as its one `deps`. */
+export interface OrganizationsDeps extends OrganizationsPorts {
+  /** Bounds invitations per organization and per recipient. */
+  rateLimiter: RateLimiter;
+  settings: InvitationSettings;
+}

@@ -10,16 +10,16 @@ import type { OrganizationsPorts } from './organizations-ports';
  * member ranked above them, nor the last administrator.
  */
 export class RemoveMember {
-  constructor(private readonly ports: Pick<OrganizationsPorts, 'users' | 'organizations' | 'sessions' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<OrganizationsPorts, 'users' | 'organizations' | 'sessions' | 'unitOfWork'>) {}
 
   async execute(caller: Caller, input: { userId: number }): Promise<void> {
     requireRole(caller, 'org_admin');
     if (input.userId === caller.userId) throw new DomainError('ACCESS_DENIED', 'You cannot remove yourself');
-    await this.ports.unitOfWork.transaction(async () => {
-      await guardMemberChange(this.ports, caller, input.userId, null);
+    await this.deps.unitOfWork.transaction(async () => {
+      await guardMemberChange(this.deps, caller, input.userId, null);
       // The cascade deletes them too; revoking first keeps the promise whatever the storage does.
-      await this.ports.sessions.revokeAllForUser(input.userId);
-      if (!(await this.ports.users.delete(caller.organizationId, input.userId))) throw resourceNotFound('member', input.userId);
+      await this.deps.sessions.revokeAllForUser(input.userId);
+      if (!(await this.deps.users.delete(caller.organizationId, input.userId))) throw resourceNotFound('member', input.userId);
     });
   }
 }

@@ -9,7 +9,7 @@ describe('RevokeInvitation', () => {
     const h = organizationsHarness();
     const { users: [admin] } = await h.anOrganization(['org_admin']);
     const caller = await h.loginAs(admin!);
-    const invitation = await new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(caller, { email: 'x@example.com', role: 'member' });
+    const invitation = await new CreateInvitation(h.orgDeps).execute(caller, { email: 'x@example.com', role: 'member' });
     const token = await h.invitationToken('x@example.com');
 
     await new RevokeInvitation(h.orgPorts).execute(caller, { invitationId: invitation.id });
@@ -22,8 +22,8 @@ describe('RevokeInvitation', () => {
     const { users: [admin] } = await h.anOrganization(['org_admin']);
     const { users: [otherAdmin] } = await h.anOrganization(['org_admin']);
     const caller = await h.loginAs(admin!);
-    const foreign = await new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(await h.loginAs(otherAdmin!), { email: 'x@example.com', role: 'member' });
-    const own = await new CreateInvitation(h.orgPorts, h.settings, h.limiter).execute(caller, { email: 'y@example.com', role: 'member' });
+    const foreign = await new CreateInvitation(h.orgDeps).execute(await h.loginAs(otherAdmin!), { email: 'x@example.com', role: 'member' });
+    const own = await new CreateInvitation(h.orgDeps).execute(caller, { email: 'y@example.com', role: 'member' });
     const revoke = new RevokeInvitation(h.orgPorts);
     await revoke.execute(caller, { invitationId: own.id });
 

@@ -9,11 +9,11 @@ import { requireRole } from './membership-rules';
  * else (unknown, another organization's, already accepted, revoked or expired) is RESOURCE_NOT_FOUND.
  */
 export class RevokeInvitation {
-  constructor(private readonly ports: { invitations: InvitationRepository; clock: Clock }) {}
+  constructor(private readonly deps: { invitations: InvitationRepository; clock: Clock }) {}
 
   async execute(caller: Caller, input: { invitationId: number }): Promise<void> {
     requireRole(caller, 'org_admin');
-    const revoked = await this.ports.invitations.revoke(caller.organizationId, input.invitationId, this.ports.clock.now());
+    const revoked = await this.deps.invitations.revoke(caller.organizationId, input.invitationId, this.deps.clock.now());
     if (!revoked) throw resourceNotFound('invitation', input.invitationId);
   }
 }

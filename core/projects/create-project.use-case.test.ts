@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryProjectRepository } from '../../test/builders/adapters';
+import { InMemoryProjectRepository, InMemoryStore } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
 import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
@@ -8,9 +8,9 @@ import { CreateProject } from './create-project.use-case';
 const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1 });
 
 function setup() {
-  const projects = new InMemoryProjectRepository();
+  const projects = new InMemoryProjectRepository(new InMemoryStore());
   const clock = new FakeClock('2026-11-21T10:00:00.000Z');
-  return { projects, clock, createProject: new CreateProject(projects, clock) };
+  return { projects, clock, createProject: new CreateProject({ projects, clock }) };
 }
 
 describe('CreateProject', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryProjectRepository } from '../../test/builders/adapters';
+import { InMemoryProjectRepository, InMemoryStore } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
 import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
@@ -9,9 +9,9 @@ import { DeleteProject } from './delete-project.use-case';
 const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1 });
 
 async function setup() {
-  const projects = new InMemoryProjectRepository();
-  const project = await new CreateProject(projects, new FakeClock()).execute(caller('member'), { name: 'Apollo' });
-  return { projects, project, deleteProject: new DeleteProject(projects) };
+  const projects = new InMemoryProjectRepository(new InMemoryStore());
+  const project = await new CreateProject({ projects, clock: new FakeClock() }).execute(caller('member'), { name: 'Apollo' });
+  return { projects, project, deleteProject: new DeleteProject({ projects }) };
 }
 
 describe('DeleteProject', () => {

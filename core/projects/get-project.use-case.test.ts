@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryProjectRepository } from '../../test/builders/adapters';
+import { InMemoryProjectRepository, InMemoryStore } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
 import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
@@ -10,8 +10,8 @@ import { GetProject } from './get-project.use-case';
 const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1 });
 
 function setup() {
-  const projects = new InMemoryProjectRepository();
-  return { createProject: new CreateProject(projects, new FakeClock()), getProject: new GetProject(projects) };
+  const projects = new InMemoryProjectRepository(new InMemoryStore());
+  return { createProject: new CreateProject({ projects, clock: new FakeClock() }), getProject: new GetProject({ projects }) };
 }
 
 describe('GetProject', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryProjectRepository } from '../../test/builders/adapters';
+import { InMemoryProjectRepository, InMemoryStore } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
 import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
@@ -11,16 +11,16 @@ const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ u
 
 /** Five projects of organization 1, a minute apart (p1 oldest), and one of organization 2. */
 async function setup() {
-  const projects = new InMemoryProjectRepository();
+  const projects = new InMemoryProjectRepository(new InMemoryStore());
   const clock = new FakeClock();
-  const createProject = new CreateProject(projects, clock);
+  const createProject = new CreateProject({ projects, clock });
   const ours = [];
   for (const name of ['p1', 'p2', 'p3', 'p4', 'p5']) {
     ours.push(await createProject.execute(caller('member'), { name }));
     clock.advance(60_000);
   }
   await createProject.execute(caller('member', 2, 20), { name: 'theirs' });
-  return { projects, clock, createProject, listProjects: new ListProjects(projects) };
+  return { projects, clock, createProject, listProjects: new ListProjects({ projects }) };
 }
 
 const names = (page: { projects: Array<{ name: string }> }) => page.projects.map((p) => p.name);

@@ -1,7 +1,7 @@
 import type { Caller } from '../accounts/caller';
 import type { Project } from './project';
 import { decodeProjectCursor, encodeProjectCursor } from './project-cursor';
-import type { ProjectRepository } from './project-repository.port';
+import type { ProjectsDeps } from './projects-deps';
 
 /** Already validated: `limit` 1..1000; `cursor` is whatever the client sent back. */
 export interface ListProjectsInput {
@@ -18,12 +18,12 @@ export interface ProjectPage {
 }
 
 export class ListProjects {
-  constructor(private readonly projects: ProjectRepository) {}
+  constructor(private readonly deps: Pick<ProjectsDeps, 'projects'>) {}
 
   async execute(caller: Caller, input: ListProjectsInput): Promise<ProjectPage> {
     const after = input.cursor === undefined ? undefined : decodeProjectCursor(input.cursor);
     // One extra row tells whether another page exists without a count query.
-    const rows = await this.projects.list(caller.organizationId, {
+    const rows = await this.deps.projects.list(caller.organizationId, {
       ...(input.limit === undefined ? {} : { limit: input.limit + 1 }),
       ...(after ? { after } : {}),
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryProjectRepository } from '../../test/builders/adapters';
+import { InMemoryProjectRepository, InMemoryStore } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
 import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
@@ -9,11 +9,11 @@ import { UpdateProject } from './update-project.use-case';
 const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1 });
 
 async function setup() {
-  const projects = new InMemoryProjectRepository();
+  const projects = new InMemoryProjectRepository(new InMemoryStore());
   const clock = new FakeClock('2026-11-21T10:00:00.000Z');
-  const project = await new CreateProject(projects, clock).execute(caller('member'), { name: 'Apollo', description: 'moon' });
+  const project = await new CreateProject({ projects, clock }).execute(caller('member'), { name: 'Apollo', description: 'moon' });
   clock.advance(60_000);
-  return { projects, clock, project, updateProject: new UpdateProject(projects, clock) };
+  return { projects, clock, project, updateProject: new UpdateProject({ projects, clock }) };
 }
 
 describe('UpdateProject', () => {

@@ -1,9 +1,9 @@
 import type { Caller } from '../accounts/caller';
-import type { Clock } from '../shared/clock.port';
 import { resourceNotFound } from '../shared/domain-error';
 import type { Project } from './project';
 import { assertMayWriteProjects } from './project-access';
-import type { ProjectPatch, ProjectRepository } from './project-repository.port';
+import type { ProjectPatch } from './project-repository.port';
+import type { ProjectsDeps } from './projects-deps';
 
 /** Already validated. A field that is omitted or null leaves the stored value unchanged. */
 export interface UpdateProjectInput {
@@ -13,18 +13,15 @@ export interface UpdateProjectInput {
 }
 
 export class UpdateProject {
-  constructor(
-    private readonly projects: ProjectRepository,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: Pick<ProjectsDeps, 'projects' | 'clock'>) {}
 
   /** Every update sets `updatedAt`, even one that changes no field. */
   async execute(caller: Caller, input: UpdateProjectInput): Promise<Project> {
     assertMayWriteProjects(caller);
-    const patch: ProjectPatch = { updatedAt: this.clock.now() };
+    const patch: ProjectPatch = { updatedAt: this.deps.clock.now() };
     if (input.name != null) patch.name = input.name;
     if (input.description != null) patch.description = input.description;
-    const project = await this.projects.update(caller.organizationId, input.id, patch);
+    const project = await this.deps.projects.update(caller.organizationId, input.id, patch);
     if (!project) throw resourceNotFound('project', input.id);
     return project;
   }

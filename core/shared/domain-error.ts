@@ -20,6 +20,10 @@ export type ErrorCode =
   | 'SIGNUP_CLOSED'
   /** A provider callback whose signature is missing, wrong or too old. */
   | 'INVALID_WEBHOOK_SIGNATURE'
+  /** A provider callback that is signed but not an event this service can read. */
+  | 'INVALID_WEBHOOK_EVENT'
+  /** A use case's own RateLimiter refused: too many attempts; `details.retry_after` in seconds. */
+  | 'TOO_MANY_ATTEMPTS'
   | 'QUOTA_EXCEEDED'
   | 'FEATURE_DISABLED'
   | 'SERVICE_UNAVAILABLE'

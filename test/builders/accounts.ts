@@ -6,7 +6,7 @@ import { InMemoryOneTimeTokenStore } from '../../adapters/in-memory/in-memory-on
 import { InMemoryEmailOutbox } from '../../adapters/in-memory/in-memory-email-outbox';
 import { NodeTokenGenerator } from '../../adapters/crypto/node-token-generator';
 import { Sha256TokenHasher } from '../../adapters/crypto/sha256-token-hasher';
-import type { AccountsPorts, AccountsSettings } from '../../core/accounts/accounts-ports';
+import type { AccountsDeps, AccountsPorts, AccountsSettings } from '../../core/accounts/accounts-ports';
 import type { PasswordHasher } from '../../core/accounts/crypto.port';
 import type { RoleName } from '../../core/accounts/role';
 import type { User } from '../../core/accounts/user';
@@ -28,6 +28,8 @@ export class PlainPasswordHasher implements PasswordHasher {
 
 export interface AccountsHarness {
   ports: AccountsPorts;
+  /** The ports plus settings and session issuer: what every accounts use case is built from. */
+  deps: AccountsDeps;
   settings: AccountsSettings;
   clock: FakeClock;
   store: InMemoryStore;
@@ -61,14 +63,16 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}): Acco
     baseWebUrl: 'https://app.example.com',
     ...overrides,
   };
+  const issuer = new SessionIssuer(ports, settings.sessionMaxAgeSeconds);
   let counter = 0;
   return {
     ports,
+    deps: { ...ports, settings, sessionIssuer: issuer },
     settings,
     clock,
     store,
     outbox,
-    issuer: new SessionIssuer(ports, settings.sessionMaxAgeSeconds),
+    issuer,
     async tokenFromEmail(to, path) {
       const emails = (await outbox.pending()).filter((m) => m.to === to);
       const text = emails.at(-1)?.text ?? '';

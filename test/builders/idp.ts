@@ -6,7 +6,7 @@ import { InMemoryIdpLoginFlowStore } from '../../adapters/in-memory/in-memory-id
 import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory-invitation-repository';
 import type { AccountsSettings } from '../../core/accounts/accounts-ports';
 import { CompleteIdpLogin, type CompleteIdpLoginInput } from '../../core/accounts/complete-idp-login.use-case';
-import type { IdpLoginPorts } from '../../core/accounts/idp-login';
+import type { IdpLoginDeps, IdpLoginPorts } from '../../core/accounts/idp-login';
 import { IdpPendingInvitations } from '../../core/accounts/idp-pending-invitations';
 import type { RoleName } from '../../core/accounts/role';
 import { StartIdpLogin, type StartedIdpLogin } from '../../core/accounts/start-idp-login.use-case';
@@ -35,8 +35,9 @@ export function idpHarness(options: { mode?: AccountsSettings['mode']; withInvit
     secretBox: new AesGcmSecretBox('tenantkit:idp-flow'),
     ...(options.withInvitations === false ? {} : { invitations: new IdpPendingInvitations({ ...h.ports, invitations }) }),
   };
-  const start = new StartIdpLogin(ports, logger);
-  const complete = new CompleteIdpLogin(ports, h.settings, h.issuer);
+  const deps: IdpLoginDeps = { ...ports, settings: h.settings, sessionIssuer: h.issuer, logger };
+  const start = new StartIdpLogin(deps);
+  const complete = new CompleteIdpLogin(deps);
 
   /** The callback input a browser would bring back for `started`, `overrides` winning. */
   const callback = (started: StartedIdpLogin, overrides: Partial<CompleteIdpLoginInput> & { query?: Record<string, string> } = {}) => {

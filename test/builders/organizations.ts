@@ -5,11 +5,13 @@ import { AuthenticateSession } from '../../core/accounts/authenticate-session.us
 import type { Caller } from '../../core/accounts/caller';
 import type { RoleName } from '../../core/accounts/role';
 import type { User } from '../../core/accounts/user';
-import type { OrganizationsPorts } from '../../core/organizations/organizations-ports';
+import type { OrganizationsDeps, OrganizationsPorts } from '../../core/organizations/organizations-ports';
 import { accountsHarness, type AccountsHarness } from './accounts';
 
 export interface OrganizationsHarness extends AccountsHarness {
   orgPorts: OrganizationsPorts;
+  /** The ports plus settings: what every organizations use case is built from. */
+  orgDeps: OrganizationsDeps;
   invitations: InMemoryInvitationRepository;
   /** In-memory counters, fresh per harness. */
   limiter: RateLimiter;
@@ -30,12 +32,14 @@ export function organizationsHarness(): OrganizationsHarness {
   const { tokens: _tokens, ...accounts } = base.ports;
   const orgPorts: OrganizationsPorts = { ...accounts, invitations };
   const authenticateSession = new AuthenticateSession(base.ports);
+  const limiter = new BoundedMemoryRateLimiter(base.clock);
   let counter = 0;
   return {
     ...base,
     orgPorts,
     invitations,
-    limiter: new BoundedMemoryRateLimiter(base.clock),
+    limiter,
+    orgDeps: { ...orgPorts, rateLimiter: limiter, settings: base.settings },
     async anOrganization(roles, name) {
       counter += 1;
       const organizationId = (await base.ports.organizations.create({ name: name ?? `Tenant ${counter}` })).id;

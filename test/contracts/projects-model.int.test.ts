@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryProjectRepository } from '../../adapters/in-memory/in-memory-project-repository';
+import { InMemoryStore } from '../../adapters/in-memory/in-memory-store';
 import { PostgresProjectRepository } from '../../adapters/postgres/postgres-project-repository';
 import type { Caller } from '../../core/accounts/caller';
 import { ROLES, type RoleName } from '../../core/accounts/role';
@@ -176,11 +177,11 @@ async function freshSystem(backend: Backend): Promise<System> {
   const clock = new FakeClock();
   return {
     clock,
-    create: new CreateProject(repository, clock),
-    list: new ListProjects(repository),
-    get: new GetProject(repository),
-    update: new UpdateProject(repository, clock),
-    delete: new DeleteProject(repository),
+    create: new CreateProject({ projects: repository, clock: clock }),
+    list: new ListProjects({ projects: repository }),
+    get: new GetProject({ projects: repository }),
+    update: new UpdateProject({ projects: repository, clock: clock }),
+    delete: new DeleteProject({ projects: repository }),
     everything,
   };
 }
@@ -296,7 +297,7 @@ describe('projects model test: use cases on InMemoryProjectRepository', () => {
     members,
     isolated: (run) => run(),
     async fresh() {
-      const repository = new InMemoryProjectRepository();
+      const repository = new InMemoryProjectRepository(new InMemoryStore());
       const everything = async () => (await Promise.all(members.map(([m]) => repository.list(m!.organizationId)))).flat();
       return { repository, everything };
     },

@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Context } from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type AppConfig } from '../../app/config/config';
 import { createContainer, isDependencyDown } from '../../app/container/container';
@@ -10,9 +9,6 @@ import { createHttpApp } from '../../app/http/app';
 import { clientIpResolver } from '../../app/http/client-ip';
 import { composeRoutes } from '../../app/server';
 import { StripeBillingProvider } from '../../adapters/stripe/stripe-billing-provider';
-import type { Caller } from '../../core/accounts/caller';
-import type { BillingProvider } from '../../core/billing/billing-provider.port';
-import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import { checkoutCompleted, otherEvent, signed, subscriptionEvent } from '../builders/stripe-events';
 import { startStripeFake, type StripeFake } from '../fakes/stripe-fake';
 import { createMemoryLogger, startTestApp, TEST_APP_DEFAULTS, type TestApp } from '../support/app';
@@ -43,14 +39,14 @@ async function startBillingApp(fake: StripeFake): Promise<BillingApp> {
   const infra = await openInfrastructure(config, logger);
   const container = createContainer(config, logger, infra);
   container
-    .rebind<BillingProvider>(TOKENS.BillingProvider)
+    .rebind(TOKENS.BillingProvider)
     .toConstantValue(new StripeBillingProvider({ apiKey: API_KEY, webhookSecret: SECRET, host: '127.0.0.1', port: fake.port, protocol: 'http', timeoutMs: 5_000 }));
   const app = createHttpApp({
     config,
     logger,
     routes: composeRoutes(container, config),
-    authenticate: container.get<(ctx: Context) => Promise<Caller>>(TOKENS.Authenticate),
-    rateLimiter: container.get<RateLimiter>(TOKENS.RateLimiter),
+    authenticate: container.get(TOKENS.Authenticate),
+    rateLimiter: container.get(TOKENS.RateLimiter),
     clientIp: clientIpResolver(config.trustedProxyHops),
     isDependencyDown,
   });

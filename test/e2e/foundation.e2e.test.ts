@@ -16,7 +16,6 @@ import { Database } from '../../adapters/postgres/database';
 import { SystemClock } from '../../adapters/system/system-clock';
 import { openOrm } from '../../adapters/postgres/orm';
 import type { Caller } from '../../core/accounts/caller';
-import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import { DomainError } from '../../core/shared/domain-error';
 import { StubMailer } from '../../adapters/email/stub-mailer';
 import { expectErrorResponse, expectSecurityHeaders, UUID } from '../support/http-assertions';
@@ -133,7 +132,7 @@ async function startAppWithTestRoutes(db: TestDatabase): Promise<CustomApp> {
   const mailer = new StubMailer(logger);
   const infra: Infrastructure = { clock: new SystemClock(), database, redis: undefined, rateLimitRedis: undefined, mailer, close: () => database.close() };
   const container = createContainer(config, logger, infra);
-  container.bind<AnyRoute[]>(TOKENS.Routes).toConstantValue(testRoutes(database));
+  container.bind(TOKENS.Routes).toConstantValue(testRoutes(database));
   const app = createHttpApp({
     config,
     logger,
@@ -141,7 +140,7 @@ async function startAppWithTestRoutes(db: TestDatabase): Promise<CustomApp> {
     authenticate: async (_ctx: Context): Promise<Caller> => {
       throw new DomainError('UNAUTHORIZED', 'Authentication required');
     },
-    rateLimiter: container.get<RateLimiter>(TOKENS.RateLimiter),
+    rateLimiter: container.get(TOKENS.RateLimiter),
     clientIp: clientIpResolver(config.trustedProxyHops),
     isDependencyDown,
   });

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT, decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKENS } from '../../app/container/tokens';
-import type { CreateSystemAdmin } from '../../core/organizations/create-system-admin.use-case';
 import type { TestAccountClaims } from '../fakes/oidc-test-provider';
 import { startTestApp, type TestApp } from '../support/app';
 import { TestBrowser } from '../support/browser';
@@ -266,7 +265,7 @@ describe.skipIf(!postgres)('sign-in through the provider in B2B', () => {
   });
 
   it('lets invited emails in with the invited role in the inviting organization: an org_admin, then the member she invites', async () => {
-    await t.app.server.container.get<CreateSystemAdmin>(TOKENS.CreateSystemAdmin).execute({ email: 'root@example.com', password: PASSWORD });
+    await t.app.server.container.get(TOKENS.OrganizationUseCases).createSystemAdmin.execute({ email: 'root@example.com', password: PASSWORD });
     const root = new HttpSession(t.app);
     expect((await root.post('/auth/login', { email: 'root@example.com', password: PASSWORD })).status).toBe(200);
     const created = await root.post('/organizations', { name: 'Acme', admin_email: 'olga@example.com' });

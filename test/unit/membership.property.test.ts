@@ -38,7 +38,7 @@ async function run(organizations: Array<[RoleName, RoleName[]]>, operations: Ope
   const h = organizationsHarness();
   const change = new ChangeMemberRole(h.orgPorts);
   const remove = new RemoveMember(h.orgPorts);
-  const invite = new CreateInvitation(h.orgPorts, h.settings, h.limiter);
+  const invite = new CreateInvitation(h.orgDeps);
   const accept = new AcceptInvitation(h.orgPorts);
   const members: Member[] = [];
   const organizationIds: number[] = [];
