@@ -5,7 +5,7 @@ import type {
   ProjectPatch,
   ProjectRepository,
 } from '../../core/projects/project-repository.port';
-import type { InMemoryStore } from './in-memory-store';
+import { deleteWhere, type InMemoryStore, type Table } from './in-memory-store';
 
 const newestFirst = (a: Project, b: Project) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id;
 
@@ -17,23 +17,21 @@ const isAfter = (project: Project, position: { createdAt: Date; id: number }) =>
 const copy = (project: Project): Project => ({ ...project, createdAt: new Date(project.createdAt), updatedAt: new Date(project.updatedAt) });
 
 /**
- * Projects in memory. Standalone it keeps its own table; given the shared InMemoryStore it keeps
- * the `project` table there, so transactions cover it and deleting a user or an organization
- * cascades to their projects, as the foreign keys do in PostgreSQL.
+ * Projects in the shared InMemoryStore's `project` table, so transactions cover them and deleting
+ * a user or an organization cascades to their projects, as the foreign keys do in PostgreSQL.
  */
 export class InMemoryProjectRepository implements ProjectRepository {
-  private readonly rows: Map<number, Project>;
-  private lastId = 0;
+  private readonly rows: Table<Project>;
 
-  constructor(private readonly store?: InMemoryStore) {
-    this.rows = store ? store.table<Project>('project') : new Map();
-    store?.onDeleteOrganization((organizationId) => this.deleteByOrganization(organizationId));
-    store?.onDeleteUser((userId) => this.deleteByUser(userId));
+  constructor(private readonly store: InMemoryStore) {
+    this.rows = store.table<Project>('project');
+    store.onDeleteOrganization((organizationId) => deleteWhere(this.rows, (row) => row.organizationId === organizationId));
+    store.onDeleteUser((userId) => deleteWhere(this.rows, (row) => row.userId === userId));
   }
 
   create(organizationId: number, project: NewProject): Promise<Project> {
     return this.atomically(() => {
-      const id = this.store ? this.store.nextId('project') : (this.lastId += 1);
+      const id = this.store.nextId('project');
       const row: Project = { id, organizationId, ...project, updatedAt: project.createdAt };
       this.rows.set(id, copy(row));
       return copy(row);
@@ -77,22 +75,12 @@ export class InMemoryProjectRepository implements ProjectRepository {
     return this.atomically(() => (this.owned(organizationId, id) ? this.rows.delete(id) : false));
   }
 
-  /** Cascade of an organization's deletion; called by the store, or by tests when standalone. */
-  deleteByOrganization(organizationId: number): void {
-    for (const [id, row] of this.rows) if (row.organizationId === organizationId) this.rows.delete(id);
-  }
-
-  /** Cascade of a user's deletion. */
-  deleteByUser(userId: number): void {
-    for (const [id, row] of this.rows) if (row.userId === userId) this.rows.delete(id);
-  }
-
   private owned(organizationId: number, id: number): Project | undefined {
     const row = this.rows.get(id);
     return row?.organizationId === organizationId ? row : undefined;
   }
 
   private atomically<T>(operation: () => T): Promise<T> {
-    return this.store ? this.store.unitOfWork.exclusive(operation) : Promise.resolve().then(operation);
+    return this.store.unitOfWork.exclusive(operation);
   }
 }

@@ -2,7 +2,7 @@ import { InMemoryProjectRepository } from '../../adapters/in-memory/in-memory-pr
 import { InMemoryStore } from '../../adapters/in-memory/in-memory-store';
 import { projectRepositoryContract } from './project-repository.contract';
 
-projectRepositoryContract('in-memory, on the shared store', async () => {
+projectRepositoryContract('in-memory', async () => {
   const store = new InMemoryStore();
   const repository = new InMemoryProjectRepository(store);
   const newUser = async (organizationId: number) => {
@@ -33,29 +33,6 @@ projectRepositoryContract('in-memory, on the shared store', async () => {
     newUser,
     deleteOrganization: async (organizationId) => void store.deleteOrganization(organizationId),
     deleteUser: async (userId) => void store.deleteUser(userId),
-    close: async () => undefined,
-  };
-});
-
-projectRepositoryContract('in-memory, standalone', async () => {
-  const repository = new InMemoryProjectRepository();
-  const users = new Map<number, number>();
-  let lastId = 0;
-  const newUser = async (organizationId: number) => {
-    lastId += 1;
-    users.set(lastId, organizationId);
-    return lastId;
-  };
-  return {
-    repository,
-    async newTenant() {
-      lastId += 1;
-      const organizationId = lastId;
-      return { organizationId, userId: await newUser(organizationId) };
-    },
-    newUser,
-    deleteOrganization: async (organizationId) => repository.deleteByOrganization(organizationId),
-    deleteUser: async (userId) => repository.deleteByUser(userId),
     close: async () => undefined,
   };
 });
