@@ -1,10 +1,17 @@
 import type { IdentityLink, IdentityLinkRepository } from '../../core/accounts/identity-link-repository.port';
+import type { Row } from '../postgres/schema/tables';
 import { deleteWhere, type InMemoryStore, type Table } from './in-memory-store';
 
-/** The `identity_link` table's row: plain data, as the store's snapshots require. */
-type IdentityLinkRow = IdentityLink;
+/** The `identity_link` row, as the entity schema declares it. */
+type IdentityLinkRow = Row<'identity_link'>;
 
-const copy = (row: IdentityLinkRow): IdentityLink => ({ ...row, createdAt: new Date(row.createdAt) });
+const toLink = (row: IdentityLinkRow): IdentityLink => ({
+  id: row.id,
+  userId: row.user_id,
+  issuer: row.issuer,
+  subject: row.subject,
+  createdAt: new Date(row.created_at),
+});
 
 /** Identity links in the shared InMemoryStore: same unique key and cascade as the SQL table. */
 export class InMemoryIdentityLinkRepository implements IdentityLinkRepository {
@@ -12,32 +19,38 @@ export class InMemoryIdentityLinkRepository implements IdentityLinkRepository {
 
   constructor(private readonly store: InMemoryStore) {
     this.rows = store.table<IdentityLinkRow>('identity_link');
-    store.onDeleteUser((userId) => deleteWhere(this.rows, (row) => row.userId === userId));
+    store.onDeleteUser((userId) => deleteWhere(this.rows, (row) => row.user_id === userId));
   }
 
   create(input: { userId: number; issuer: string; subject: string; createdAt: Date }): Promise<IdentityLink> {
     return this.store.unitOfWork.exclusive(() => {
       if (!this.store.users.has(input.userId)) throw new Error(`User ${input.userId} does not exist`);
       if (this.bySubject(input.issuer, input.subject)) throw new Error('This identity is already linked');
-      const row: IdentityLinkRow = { id: this.store.nextId('identity_link'), ...input, createdAt: new Date(input.createdAt) };
+      const row: IdentityLinkRow = {
+        id: this.store.nextId('identity_link'),
+        user_id: input.userId,
+        issuer: input.issuer,
+        subject: input.subject,
+        created_at: new Date(input.createdAt),
+      };
       this.rows.set(row.id, row);
-      return copy(row);
+      return toLink(row);
     });
   }
 
   findBySubject(issuer: string, subject: string): Promise<IdentityLink | null> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.bySubject(issuer, subject);
-      return row ? copy(row) : null;
+      return row ? toLink(row) : null;
     });
   }
 
   listByUser(userId: number): Promise<IdentityLink[]> {
     return this.store.unitOfWork.exclusive(() =>
       [...this.rows.values()]
-        .filter((row) => row.userId === userId)
-        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
-        .map(copy),
+        .filter((row) => row.user_id === userId)
+        .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id - b.id)
+        .map(toLink),
     );
   }
 

@@ -27,13 +27,13 @@ describe('StartIdpLogin', () => {
     for (const secret of [request!.codeVerifier, request!.nonce, started.binding]) {
       expect(JSON.stringify(decode(request!.state))).not.toContain(secret);
     }
-    const rows = [...h.store.table<{ flowKeyHash: string; codeVerifier: string; nonce: string; expiresAt: Date }>('idp_login_flow').values()];
-    expect(rows).toEqual([expect.objectContaining({ expiresAt: new Date(h.clock.now().getTime() + 600_000) })]);
+    const rows = [...h.store.table<{ flow_key_hash: string; code_verifier: string; nonce: string; expires_at: Date }>('idp_login_flow').values()];
+    expect(rows).toEqual([expect.objectContaining({ expires_at: new Date(h.clock.now().getTime() + 600_000) })]);
     // Stored sealed under the flow key, which only the state carries: a copy of the table opens nothing.
     const flowKey = decode(request!.state).jti as string;
     for (const secret of [request!.codeVerifier, request!.nonce, flowKey]) expect(JSON.stringify(rows)).not.toContain(secret);
     const box = new AesGcmSecretBox('tenantkit:idp-flow');
-    expect(box.open(rows[0]!.codeVerifier, flowKey)).toBe(request!.codeVerifier);
+    expect(box.open(rows[0]!.code_verifier, flowKey)).toBe(request!.codeVerifier);
     expect(box.open(rows[0]!.nonce, flowKey)).toBe(request!.nonce);
   });
 
