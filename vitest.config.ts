@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: `unit` is pure (in-memory adapters, no network), `int` talks to real
-// PostgreSQL/Redis/PGlite, `e2e` starts the Koa app and speaks HTTP.
+// Four projects: `unit` is pure (in-memory adapters, no network), `int` talks to real
+// PostgreSQL/Redis/PGlite, `e2e` starts the Koa app and speaks HTTP, `reliability` runs fault
+// and scale scenarios on its own PostgreSQL cluster and Redis (test/reliability/).
 export default defineConfig({
   test: {
     projects: [
@@ -21,6 +22,20 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // Fault and scale scenarios: their own PostgreSQL cluster and Redis, child processes,
+          // timed load. Their own group (never alongside the other projects) and one file at a
+          // time, so the rest of the suite does not share the two cores with the load.
+          name: 'reliability',
+          include: ['test/reliability/**/*.reliability.test.ts'],
+          exclude: ['**/node_modules/**'],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config/config';
 import { createLogger } from './logging';
+import { logRuntimeStats } from './runtime-stats';
 
 /** `npm start`: parse settings, open storage, serve HTTP, drain on SIGTERM. */
 async function main(): Promise<void> {
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   const { startServer } = await import('./server');
   const running = await startServer(config, logger, embedded);
   logger.info({ url: running.url, environment: config.environment, mode: config.mode }, 'tenantkit listening');
+  if (logger.isLevelEnabled('debug')) logRuntimeStats(logger);
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down: draining in-flight requests');

@@ -12,6 +12,7 @@ import { startJobs } from './jobs/jobs';
 import { clientIpResolver } from './http/client-ip';
 import type { AfterResponse } from './http/after-response';
 import { clientErrorResponder } from './http/client-error';
+import { gracefulDrain } from './http/graceful-drain';
 import { buildOpenApi } from './http/openapi';
 import type { AnyRoute } from './http/route';
 import { systemRoutes } from './http/routes/system.routes';
@@ -22,7 +23,11 @@ export interface RunningServer {
   server: Server;
   container: Container;
   infra: Infrastructure;
-  /** Stops accepting, lets in-flight requests finish (up to `graceMs`), then closes the pool. */
+  /**
+   * Stops accepting (new connections refused, idle ones closed, in-flight answers carry
+   * `Connection: close`), lets in-flight requests finish (up to `graceMs`, then cuts them), stops
+   * the jobs, then closes the pool.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -74,6 +79,7 @@ export async function startServer(
   server.on('clientError', clientErrorResponder({ hsts: config.environment !== 'dev' }));
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
+  const drain = gracefulDrain(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, '0.0.0.0', () => resolve());
@@ -88,11 +94,8 @@ export async function startServer(
     infra,
     close(graceMs = 10_000) {
       closing ??= (async () => {
-        const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const force = setTimeout(() => server.closeAllConnections(), graceMs);
-        await drained;
-        clearTimeout(force);
+        const { forced } = await drain.close(graceMs);
+        if (forced) logger.warn({ grace_ms: graceMs }, 'requests still in flight after the grace period were cut');
         // Work started after a response (a reset email) finishes while the database is open.
         await container.get<AfterResponse>(TOKENS.AfterResponse).drain();
         // Before the pool closes: an in-process run in progress finishes first.

@@ -11,7 +11,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'ENOENT', 'EHOSTUNREACH'].includes(code)) return true;
     if (code.startsWith('08') || /^57P0[1-3]$/.test(code) || code === '53300') return true;
   }
-  if (typeof message === 'string' && /Connection terminated|Timeout acquiring a connection|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)) {
+  // pg's own words: a dropped connection, the pool or connect wait running out ('timeout expired'
+  // is the connect time-out), and the client-side query time-out of a server that never answers.
+  if (typeof message === 'string' && /Connection terminated|Timeout acquiring a connection|timeout exceeded when trying to connect|^timeout expired$|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable/i.test(message)) {
     return true;
   }
   const cause = (error as { cause?: unknown }).cause;

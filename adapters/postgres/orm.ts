@@ -9,7 +9,33 @@ export interface OrmOptions {
   embedded?: { host: string; port: number };
   /** Pool size for a server. The embedded database always gets exactly one connection. */
   poolMax?: number;
+  /**
+   * `serve` (default): the time limits below, so a database that stops answering costs a request a
+   * bounded wait. `migrate`: no client-side query time-out and no statement time-out, since a
+   * migration on a large table may rightly take minutes.
+   */
+  purpose?: 'serve' | 'migrate';
 }
+
+/**
+ * How long a request may wait on PostgreSQL. A server that refuses connections (stopped, killed,
+ * restarting) fails at once; one that accepts and never answers (frozen, wedged, a half-dead
+ * network path) is given up on after QUERY_MS on a connection it already holds, or CONNECT_MS
+ * for a new connection or a free pooled one. Either way the request answers 503 within about
+ * QUERY_MS, instead of waiting as long as the server stays frozen.
+ */
+export const DATABASE_TIME_LIMITS = {
+  /** Server side: a statement running longer is cancelled by PostgreSQL itself (clean error, connection kept). */
+  statementMs: 5_000,
+  /** Client side, a little above the server's own limit: only a server that does not answer at all reaches it. */
+  queryMs: 5_500,
+  /** Opening a connection, and waiting for a free one in the pool. */
+  connectMs: 2_000,
+  /** TCP keepalive on idle connections, so a peer that vanished without a reset is noticed. */
+  keepAliveIdleMs: 10_000,
+  /** A transaction left open by a client that stopped (frozen, partitioned) releases its locks. */
+  idleInTransactionMs: 30_000,
+} as const;
 
 export const MIGRATIONS_PATH = 'adapters/postgres/migrations';
 
@@ -36,12 +62,58 @@ export function ormOptions(options: OrmOptions): Options {
       emit: 'ts',
     },
     pool: embedded ? { min: 0, max: 1 } : { min: 0, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 },
-    // Passed to pg's Pool: `connectionTimeoutMillis` also bounds the wait for a free pooled
-    // connection, so a request that would need a second one fails in 5 s instead of hanging.
-    driverOptions: { statement_timeout: 15_000, connectionTimeoutMillis: 5_000 },
+    driverOptions: driverOptions(options.purpose ?? 'serve', Boolean(embedded)),
     debug: false,
     allowGlobalContext: true,
     ensureDatabase: false,
+  };
+}
+
+/**
+ * Passed to pg's Pool and from there to every client. `connectionTimeoutMillis` also bounds the
+ * wait for a free pooled connection, so a request that would need a second one fails instead of
+ * hanging. The embedded database runs in this very process (it cannot freeze without us), so it
+ * gets no client-side query time-out: a long migration at startup must not be cut.
+ */
+function driverOptions(purpose: 'serve' | 'migrate', embedded: boolean): Record<string, unknown> {
+  const limits = DATABASE_TIME_LIMITS;
+  const common = { connectionTimeoutMillis: purpose === 'migrate' ? 10_000 : limits.connectMs, idle_in_transaction_session_timeout: limits.idleInTransactionMs };
+  if (purpose === 'migrate') return { ...common, statement_timeout: 0 };
+  if (embedded) return { ...common, statement_timeout: 15_000 };
+  return {
+    ...common,
+    statement_timeout: limits.statementMs,
+    query_timeout: limits.queryMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: limits.keepAliveIdleMs,
+    onPoolCreated: discardTimedOutConnections,
+  };
+}
+
+type QueryFn = (...args: unknown[]) => unknown;
+interface PgClientClass {
+  new (...args: never[]): { query: QueryFn; connection?: { stream?: { destroy(): void } } };
+}
+
+/**
+ * A query that timed out on the client still holds its connection: pg keeps it as the active
+ * query until the server answers, which a wedged server never does, and the pool would hand the
+ * stuck connection to the next request. Closing the connection on a time-out makes the pool drop
+ * it and open a fresh one, so the API recovers as soon as the database does. The pool builds its
+ * clients from `pool.Client`, set here before the first connection is opened.
+ */
+function discardTimedOutConnections(pool: { Client: PgClientClass }): void {
+  const Base = pool.Client;
+  pool.Client = class extends Base {
+    override query = (...args: unknown[]): unknown => {
+      const result = Base.prototype.query.apply(this, args);
+      if (result instanceof Promise) {
+        result.catch((error: unknown) => {
+          if (error instanceof Error && error.message === 'Query read timeout') this.connection?.stream?.destroy();
+        });
+      }
+      return result;
+    };
   };
 }
 
@@ -53,4 +125,10 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM> {
 export async function migrate(orm: MikroORM): Promise<string[]> {
   const applied = await orm.migrator.up();
   return applied.map((m) => m.name);
+}
+
+/** Names of the migrations not yet applied to this database. */
+export async function pendingMigrations(orm: MikroORM): Promise<string[]> {
+  const pending = await orm.migrator.getPending();
+  return pending.map((m) => m.name);
 }

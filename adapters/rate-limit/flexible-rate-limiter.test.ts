@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeRateLimiterContract } from '../../test/contracts/rate-limiter.contract';
-import { FlexibleRateLimiter } from './flexible-rate-limiter';
 import { parseRateRule } from '../../core/shared/rate-limiter.port';
-
-describeRateLimiterContract('in-memory', async () => ({ limiter: new FlexibleRateLimiter(), teardown: async () => {} }));
 
 describe('parseRateRule', () => {
   it('reads the rules the routes use', () => {

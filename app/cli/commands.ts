@@ -43,7 +43,7 @@ const migrateCommand: CliCommand = {
     const config = cli.config();
     const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
     try {
-      const orm = await openOrm(embedded ? { embedded: embedded.connection } : { clientUrl: config.databaseUrl });
+      const orm = await openOrm({ ...(embedded ? { embedded: embedded.connection } : { clientUrl: config.databaseUrl }), purpose: 'migrate' });
       try {
         const applied = await migrate(orm);
         for (const name of applied) cli.out(`applied ${name}`);

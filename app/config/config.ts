@@ -20,6 +20,11 @@ export interface AppConfig {
   dataDir: string;
   redisUrl: string | undefined;
   rateLimitStorageUri: string;
+  /** Redis key prefix for the BullMQ queues and the shared rate-limit counters. */
+  redisKeyPrefix: string;
+  /** Apply pending migrations at startup (PostgreSQL server); otherwise refuse to start with them pending. */
+  migrateOnStart: boolean;
+  sessionPruneIntervalSeconds: number;
   trustedProxyHops: number;
   sessionCookieName: string;
   sessionCookieMaxAge: number;
@@ -91,6 +96,9 @@ const rawSchema = v.object({
     v.pipe(v.string(), v.regex(/^(async\+)?(memory:\/\/|rediss?:\/\/)/, 'must be memory://, async+memory://, redis://… or async+redis://…')),
     'memory://',
   ),
+  APP_BULLMQ_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1..64 of A-Z a-z 0-9 _ . -')), 'tenantkit'),
+  APP_MIGRATE_ON_START: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
+  APP_SESSION_PRUNE_INTERVAL_SECONDS: v.optional(intIn(1, 86_400), '3600'),
   APP_TRUSTED_PROXY_HOPS: v.optional(intIn(0, 32), '1'),
   APP_SESSION_COOKIE_NAME: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be a valid cookie name')), 'session_id'),
   APP_SESSION_COOKIE_MAX_AGE: v.optional(intIn(60, 31_536_000), '86400'),
@@ -203,6 +211,9 @@ function build(raw: Raw): LoadedConfig {
     dataDir: raw.APP_DATA_DIR,
     redisUrl: raw.APP_REDIS_URL,
     rateLimitStorageUri: raw.APP_RATE_LIMIT_STORAGE_URI,
+    redisKeyPrefix: raw.APP_BULLMQ_PREFIX,
+    migrateOnStart: raw.APP_MIGRATE_ON_START === 'true',
+    sessionPruneIntervalSeconds: raw.APP_SESSION_PRUNE_INTERVAL_SECONDS,
     trustedProxyHops: raw.APP_TRUSTED_PROXY_HOPS,
     sessionCookieName: raw.APP_SESSION_COOKIE_NAME,
     sessionCookieMaxAge: raw.APP_SESSION_COOKIE_MAX_AGE,

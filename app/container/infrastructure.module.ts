@@ -17,9 +17,13 @@ export function infrastructureModule(config: AppConfig, logger: Logger, infra: I
     bind(TOKENS.Database).toConstantValue(infra.database);
     bind(TOKENS.UnitOfWork).toConstantValue(infra.database);
     bind(TOKENS.Mailer).toConstantValue(infra.mailer);
-    // Without Redis the counters live in this process, bounded (a flood of addresses cannot grow them).
+    // In this process the counters are bounded (a flood of addresses cannot grow them); with Redis
+    // they are shared, and the in-process ones decide while Redis is away.
+    const local = new BoundedMemoryRateLimiter(infra.clock);
     bind(TOKENS.RateLimiter).toConstantValue(
-      infra.rateLimitRedis ? new FlexibleRateLimiter(infra.rateLimitRedis) : new BoundedMemoryRateLimiter(infra.clock),
+      infra.rateLimitRedis
+        ? new FlexibleRateLimiter({ redis: infra.rateLimitRedis, fallback: local, keyPrefix: `${config.redisKeyPrefix}:rl`, logger })
+        : local,
     );
     bind(TOKENS.HealthCheck).toConstantValue({ name: 'database', required: true, check: () => infra.database.ping() });
     const redis = infra.redis;

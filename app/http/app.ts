@@ -3,7 +3,7 @@ import cors from '@koa/cors';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config';
 import { errorHandler } from './middleware/error-handler';
-import { bodySizeLimit } from './middleware/body';
+import { bodySizeLimit, unreadBodyDisposal } from './middleware/body';
 import { allowedRequestOrigins } from './middleware/cross-site';
 import { requestContext } from './middleware/request-context';
 import { securityHeaders } from './middleware/security-headers';
@@ -20,7 +20,8 @@ export interface HttpAppDeps extends Omit<RouterDeps, 'allowedOrigins'> {
 const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Link'];
 
 /**
- * The middleware order is the design: request id and access log outermost, then headers that
+ * The middleware order is the design: request id and access log outermost, then what happens to
+ * a body the answer did not need (it sees the final status), then headers that
  * every response must carry, then the single error mapper, then CORS, the body size limit and routes
  * (which parse a body only once a route has matched and the caller is known).
  */
@@ -30,6 +31,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   const allowedOrigins = new Set(deps.config.corsOrigins);
 
   app.use(requestContext(deps.logger, deps.clientIp));
+  app.use(unreadBodyDisposal());
   app.use(securityHeaders({ hsts: deps.config.environment !== 'dev' }));
   app.use(errorHandler(deps.isDependencyDown));
   app.use(

@@ -64,6 +64,11 @@ export interface RouteDefinition<
   hidden?: boolean;
   /** Also answer this method set (e.g. GET and POST on `/cron`). */
   alsoMethods?: HttpMethod[];
+  /**
+   * Runs when the session guard refuses the caller (401), before the error is answered: logout
+   * clears the cookie there, so a client holding a dead session still ends without it.
+   */
+  onUnauthenticated?(ctx: Context): void;
   /** Body is read raw (webhooks): skip JSON parsing and validation. */
   rawBody?: boolean;
   /**

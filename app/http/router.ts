@@ -39,14 +39,16 @@ export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Midd
   const fallback: Middleware = async (ctx, next) => {
     await next();
     if (ctx.body !== undefined || ctx.status !== 404 || ctx.state.routeMatched) return;
-    const allowed = new Set(router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods));
-    if (allowed.size === 0) throw noSuchRoute();
+    const routed = router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods);
+    if (routed.length === 0) throw noSuchRoute();
+    // Every known path also answers OPTIONS (below), so `Allow` names it too.
+    const allowed = [...new Set([...routed, 'OPTIONS'])];
     if (ctx.method === 'OPTIONS') {
-      ctx.set('Allow', [...allowed, 'OPTIONS'].join(', '));
+      ctx.set('Allow', allowed.join(', '));
       ctx.status = 204;
       return;
     }
-    throw new HttpError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed here`, { allow: [...allowed] });
+    throw new HttpError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed here`, { allow: allowed });
   };
   return [fallback, router.routes() as unknown as Middleware];
 }
@@ -64,7 +66,12 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
     if (route.rateLimit && rule && !perUser) await consume(deps, route.rateLimit.bucket, rateLimitKey(deps.clientIp(ctx)), rule);
     let caller: Caller | undefined;
     if (route.access !== 'public') {
-      caller = await deps.authenticate(ctx);
+      try {
+        caller = await deps.authenticate(ctx);
+      } catch (error) {
+        if (route.onUnauthenticated && error instanceof DomainError && error.code === 'UNAUTHORIZED') route.onUnauthenticated(ctx);
+        throw error;
+      }
       if (!satisfies(caller.role, route.access)) {
         throw new DomainError('ACCESS_DENIED', 'Your role does not allow this action', { required_role: route.access });
       }

@@ -1,5 +1,6 @@
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
+import type { Redis } from 'ioredis';
 import type { AppConfig } from '../config/config';
 import type { Infrastructure } from '../container/infrastructure';
 import { TOKENS } from '../container/tokens';
@@ -21,12 +22,14 @@ export interface JobPeriods {
   emailDeliveryMs: number;
 }
 
-const HOUR_MS = 3_600_000;
-
-/** Timers in `npm start`: a claim is one indexed upsert, so polling the outbox every second is cheap. */
-export const IN_PROCESS_PERIODS: JobPeriods = { pruneSessionsMs: HOUR_MS, emailDeliveryMs: 1_000 };
-/** BullMQ: every run is a Redis job with its own bookkeeping, so the outbox is polled less often. */
-export const WORKER_PERIODS: JobPeriods = { pruneSessionsMs: HOUR_MS, emailDeliveryMs: 2_000 };
+/**
+ * The session prune runs every APP_SESSION_PRUNE_INTERVAL_SECONDS (an hour by default). The outbox
+ * is polled every second by in-process timers (a claim is one indexed upsert, so that is cheap),
+ * every 2 s through BullMQ (where every run is a Redis job with its own bookkeeping).
+ */
+export function jobPeriods(config: Pick<AppConfig, 'sessionPruneIntervalSeconds'>, runner: 'in-process' | 'worker'): JobPeriods {
+  return { pruneSessionsMs: config.sessionPruneIntervalSeconds * 1_000, emailDeliveryMs: runner === 'worker' ? 2_000 : 1_000 };
+}
 
 /**
  * The recurring jobs: one list for the in-process scheduler and the BullMQ worker alike. Email delivery only polls: the outbox rows are the source of truth, so a
@@ -52,6 +55,26 @@ export function recurringJobs(useCases: JobUseCases, periods: JobPeriods): Recur
 }
 
 /**
+ * Registers the schedules now (in the background, so startup never waits for Redis) and again
+ * whenever the connection comes back: a Redis restarted without persistence, flushed or failed
+ * over to an empty replica has lost them, and the jobs would silently stop. Registering is an
+ * idempotent upsert, so doing it on every reconnection costs one round trip per job.
+ */
+export function keepSchedulesRegistered(redis: Redis, scheduler: Scheduler, jobs: RecurringJob[], logger: Logger): void {
+  const register = (when: string) =>
+    scheduler.start(jobs).then(
+      () => logger.info({ jobs: jobs.map((job) => job.name) }, `job schedules registered in Redis (${when})`),
+      (error: unknown) => logger.warn({ err: { message: (error as Error).message } }, 'could not register the job schedules in Redis; retrying when it reconnects'),
+    );
+  let started = false;
+  redis.on('ready', () => {
+    if (started) void register('after a reconnection');
+  });
+  started = true;
+  void register('at startup');
+}
+
+/**
  * For `npm start`. Without Redis the jobs run here, on timers guarded by PostgreSQL. With Redis
  * this only registers the BullMQ schedules and `npm run worker` runs them; registration does not
  * hold up startup, so the API still serves (and `/health` reports Redis) while Redis is down.
@@ -60,12 +83,9 @@ export async function startJobs(config: AppConfig, container: Container, infra: 
   if (config.redisUrl && infra.redis) {
     // Loaded only with Redis: BullMQ is about a second of startup an embedded deployment skips.
     const { BullmqScheduler } = await import('../../adapters/bullmq/bullmq-scheduler');
-    const scheduler = new BullmqScheduler({ connection: infra.redis });
-    const jobs = recurringJobs(container.get(TOKENS.JobUseCases), WORKER_PERIODS);
-    scheduler.start(jobs).then(
-      () => logger.info({ jobs: jobs.map((job) => job.name) }, 'job schedules registered in Redis; `npm run worker` runs them'),
-      (error: unknown) => logger.error({ err: error }, 'could not register the job schedules in Redis'),
-    );
+    const scheduler = new BullmqScheduler({ connection: infra.redis, prefix: config.redisKeyPrefix });
+    const jobs = recurringJobs(container.get(TOKENS.JobUseCases), jobPeriods(config, 'worker'));
+    keepSchedulesRegistered(infra.redis, scheduler, jobs, logger);
     return scheduler;
   }
   const scheduler = new InProcessScheduler({
@@ -73,6 +93,6 @@ export async function startJobs(config: AppConfig, container: Container, infra: 
     clock: container.get(TOKENS.Clock),
     logger,
   });
-  await scheduler.start(recurringJobs(container.get(TOKENS.JobUseCases), IN_PROCESS_PERIODS));
+  await scheduler.start(recurringJobs(container.get(TOKENS.JobUseCases), jobPeriods(config, 'in-process')));
   return scheduler;
 }

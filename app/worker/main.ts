@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, type AppConfig } from '../config/config';
 import { createContainer } from '../container/container';
 import { openInfrastructure } from '../container/infrastructure';
 import { TOKENS } from '../container/tokens';
-import { recurringJobs, WORKER_PERIODS } from '../jobs/jobs';
+import { jobPeriods, keepSchedulesRegistered, recurringJobs } from '../jobs/jobs';
 import { createLogger } from '../logging';
 import { BullmqScheduler } from '../../adapters/bullmq/bullmq-scheduler';
 import { BullmqWorkerHost } from '../../adapters/bullmq/bullmq-worker';
@@ -45,11 +45,12 @@ async function main(): Promise<void> {
   const container = createContainer(config, logger, infra);
   const connection = infra.redis;
   if (!connection) throw new Error('Redis client missing although APP_REDIS_URL is set');
-  const jobs = recurringJobs(container.get(TOKENS.JobUseCases), WORKER_PERIODS);
-  const scheduler = new BullmqScheduler({ connection });
-  const host = new BullmqWorkerHost({ connection, logger, name: `${hostname()}:${process.pid}` });
+  const jobs = recurringJobs(container.get(TOKENS.JobUseCases), jobPeriods(config, 'worker'));
+  const prefix = config.redisKeyPrefix;
+  const scheduler = new BullmqScheduler({ connection, prefix });
+  const host = new BullmqWorkerHost({ connection, logger, prefix, name: `${hostname()}:${process.pid}` });
   for (const job of jobs) host.register(job.name, () => job.run());
-  await scheduler.start(jobs);
+  keepSchedulesRegistered(connection, scheduler, jobs, logger);
   await host.start();
   logger.info({ jobs: jobs.map(({ name, everyMs }) => ({ name, every_ms: everyMs })) }, 'worker running');
 

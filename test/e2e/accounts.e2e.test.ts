@@ -72,6 +72,15 @@ describe('accounts over HTTP (dev, B2C)', () => {
     expect(browser.lastSetCookies).toEqual(['session_id=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax']);
     browser.setCookie('session_id', sessionToken);
     await expectError(await browser.get('/users/me'), 401, 'UNAUTHORIZED');
+
+    // Logging out again with the dead session: still 401, and the cookie is cleared anyway.
+    browser.setCookie('session_id', sessionToken);
+    await expectError(await browser.post('/auth/logout'), 401, 'UNAUTHORIZED');
+    expect(browser.lastSetCookies).toEqual(['session_id=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax']);
+    // Without any cookie there is nothing to clear.
+    const anonymous = new HttpSession(app);
+    await expectError(await anonymous.post('/auth/logout'), 401, 'UNAUTHORIZED');
+    expect(anonymous.lastSetCookies).toEqual([]);
   });
 
   it('answers unknown email and wrong password with the same INVALID_CREDENTIALS', async () => {

@@ -286,8 +286,10 @@ describe.skipIf(!postgres)('foundation over HTTP', () => {
       await expectErrorResponse(res, 405, 'METHOD_NOT_ALLOWED');
       expectSecurityHeaders(res);
       const allow = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim());
-      expect(allow).toContain('GET');
-      expect(allow).not.toContain('DELETE');
+      expect(allow.sort()).toEqual(['GET', 'HEAD', 'OPTIONS']);
+      const options = await app.request('/ping', { method: 'OPTIONS' });
+      expect(options.status).toBe(204);
+      expect((options.headers.get('allow') ?? '').split(',').map((m) => m.trim()).sort()).toEqual(allow);
     });
 
     test('413 PAYLOAD_TOO_LARGE for a body over 1 MiB', async () => {

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
+import { startTestApp } from '../support/app';
+import { createEmptyDatabase, requirePostgres } from '../support/postgres';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -44,4 +46,41 @@ test('an invalid secret is reported without its value', { timeout: 90_000 }, asy
   expect(code).toBe(1);
   expect(stderr).toContain('APP_JWT_SECRET_KEY must be at least 16 characters');
   expect(stderr).not.toContain('leaky-value');
+});
+
+const postgres = await requirePostgres();
+
+test.skipIf(!postgres)('pending migrations on a PostgreSQL server: startup refuses with one line naming the command', { timeout: 90_000 }, async () => {
+  const empty = await createEmptyDatabase();
+  try {
+    const { code, stdout, stderr } = await runMain({ APP_DATABASE_URL: empty.url, APP_PORT: '0' });
+    expect(code).toBe(1);
+    expect(stdout).not.toContain('listening');
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^tenantkit failed to start: \d+ database migration\(s\) pending \(Migration\d+\w+.*\): run `npm run cli -- migrate` first/);
+    expect(lines[0]).toContain('APP_MIGRATE_ON_START=true');
+  } finally {
+    await empty.drop();
+  }
+});
+
+test.skipIf(!postgres)('APP_MIGRATE_ON_START=true migrates at startup, and the API then works', { timeout: 90_000 }, async () => {
+  const empty = await createEmptyDatabase();
+  try {
+    const app = await startTestApp({ APP_DATABASE_URL: empty.url, APP_MIGRATE_ON_START: 'true' });
+    try {
+      expect(app.logs().some((line) => line.msg === 'migrations applied')).toBe(true);
+      const signup = await app.request('/auth/signup', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'migrated@example.com', password: 'password123', first_name: 'A', last_name: 'B' }),
+      });
+      expect(signup.status).toBe(201);
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await empty.drop();
+  }
 });

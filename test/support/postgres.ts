@@ -57,6 +57,16 @@ function databaseUrl(name: string): string {
   return url.toString();
 }
 
+/** A fresh database with no schema at all (no migration applied), and how to drop it. */
+export async function createEmptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `tk_test_${randomBytes(6).toString('hex')}`;
+  await withAdmin((admin) => admin.query(`create database "${name}"`));
+  return {
+    url: databaseUrl(name),
+    drop: () => withAdmin((admin) => admin.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
+  };
+}
+
 /** A fresh, migrated database on the local PostgreSQL server. */
 export async function createTestDatabase(clock: Clock = new SystemClock()): Promise<TestDatabase> {
   const name = `tk_test_${randomBytes(6).toString('hex')}`;

@@ -39,6 +39,9 @@ describe('loadConfig', () => {
       dataDir: './.data',
       redisUrl: undefined,
       rateLimitStorageUri: 'memory://',
+      redisKeyPrefix: 'tenantkit',
+      migrateOnStart: false,
+      sessionPruneIntervalSeconds: 3600,
       trustedProxyHops: 1,
       sessionCookieName: 'session_id',
       sessionCookieMaxAge: 86400,
@@ -132,6 +135,17 @@ describe('loadConfig', () => {
     const prod = configError({ APP_ENVIRONMENT: 'prod', APP_PORT: 'abc', APP_MODE: 'x' });
     expect(prod.problems).toEqual(expect.arrayContaining(['APP_PORT must be a whole number', 'APP_MODE must be b2c or b2b']));
     for (const key of PROD_REQUIRED) expect(prod.message).toContain(key);
+  });
+
+  test('Redis key prefix, migrate-on-start and the prune interval are parsed and checked', () => {
+    const { config } = loadConfig({ APP_BULLMQ_PREFIX: 'staging-eu', APP_MIGRATE_ON_START: 'true', APP_SESSION_PRUNE_INTERVAL_SECONDS: '60' });
+    expect(config).toMatchObject({ redisKeyPrefix: 'staging-eu', migrateOnStart: true, sessionPruneIntervalSeconds: 60 });
+    const bad = configError({ APP_BULLMQ_PREFIX: 'a b{x}', APP_MIGRATE_ON_START: 'yes', APP_SESSION_PRUNE_INTERVAL_SECONDS: '0' });
+    expect([...bad.problems].sort()).toEqual([
+      'APP_BULLMQ_PREFIX must be 1..64 of A-Z a-z 0-9 _ . -',
+      'APP_MIGRATE_ON_START must be true or false',
+      'APP_SESSION_PRUNE_INTERVAL_SECONDS must be at least 1',
+    ]);
   });
 
   test('an email provider needs its own settings', () => {

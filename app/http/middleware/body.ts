@@ -18,6 +18,33 @@ export function bodySizeLimit(): Middleware {
   };
 }
 
+/** A declared body up to this size that was answered before being read is read and thrown away. */
+const DRAIN_LIMIT_BYTES = 4 * MAX_BODY_BYTES;
+
+/**
+ * Keeps keep-alive connections usable after an early answer (413, 401, 404, 405… before the body
+ * was read). The unread rest of the body still arrives on the socket; if nobody reads it, the
+ * connection's next request is parsed out of body bytes and the client sees ECONNRESET. So: a
+ * declared body up to DRAIN_LIMIT_BYTES is read and discarded (the connection stays alive); a
+ * larger or chunked one (whose end we cannot bound) is also discarded while the answer goes out,
+ * but the answer says `Connection: close`, so the client opens a fresh connection for its next
+ * request instead of reusing this one.
+ */
+export function unreadBodyDisposal(): Middleware {
+  return async (ctx, next) => {
+    await next();
+    const req = ctx.req;
+    if (req.complete || !hasBody(ctx)) return;
+    const declared = ctx.request.length;
+    if (declared === undefined || declared > DRAIN_LIMIT_BYTES) ctx.set('Connection', 'close');
+    req.resume();
+  };
+}
+
+function hasBody(ctx: Context): boolean {
+  return (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+}
+
 /**
  * Reads a JSON body (and keeps the raw text on `ctx.request.rawBody`). Called by the router only
  * for a matched route that takes a body, after rate limiting and authentication, so an unknown

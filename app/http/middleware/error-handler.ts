@@ -18,7 +18,11 @@ export function errorHandler(isDependencyDown: (error: unknown) => boolean): Mid
       const status = STATUS_BY_CODE[api.code];
       const body: ErrorResponse = { code: api.code, message: api.message, error_id: randomUUID(), details: api.details };
       const fields = { error_id: body.error_id, code: body.code, status };
-      if (status >= 500) {
+      if (api.code === 'SERVICE_UNAVAILABLE') {
+        // Expected while a dependency is down, and then on every request: one warn line each,
+        // naming the cause without a stack, so an outage does not bury the log in traces.
+        ctx.state.log?.warn({ ...fields, cause: brief(error) }, api.message);
+      } else if (status >= 500) {
         ctx.state.log?.error({ ...fields, err: describe(error) }, api.code === 'INTERNAL_ERROR' ? 'unhandled error' : api.message);
       } else {
         ctx.state.log?.info(fields, api.message);
@@ -48,4 +52,11 @@ function describe(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { message: String(error) };
   const code = (error as { code?: unknown }).code;
   return { type: error.name, message: error.message, ...(code !== undefined ? { code } : {}), stack: error.stack };
+}
+
+/** The cause of a 503 in one line: its type, code and message. */
+function brief(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return `${error.name}${code !== undefined ? ` ${String(code)}` : ''}: ${error.message}`;
 }

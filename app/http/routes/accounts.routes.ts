@@ -171,6 +171,10 @@ export function accountRoutes(
       summary: 'Revoke this session and clear the cookie',
       access: 'readonly',
       responses: { 204: { description: 'Logged out' } },
+      // A dead session (expired, revoked elsewhere) answers 401, and the cookie is cleared anyway.
+      onUnauthenticated: (ctx) => {
+        if (cookie.read(ctx) !== undefined) cookie.clear(ctx);
+      },
       handler: async ({ caller, ctx }) => {
         await useCases.logout.execute(caller);
         cookie.clear(ctx);
