@@ -1,6 +1,7 @@
 import type { AccountStatus } from '../../core/accounts/user';
 import type { RoleName } from '../../core/accounts/role';
 import type { TokenPurpose } from '../../core/accounts/one-time-token-store.port';
+import type { OutboxEmailStatus } from '../../core/email/outbox-delivery.port';
 import type { Clock } from '../../core/shared/clock.port';
 import { SystemClock } from '../system/system-clock';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
@@ -49,6 +50,7 @@ export interface OneTimeTokenRow {
   createdAt: Date;
 }
 
+/** Every column of `email_outbox`: the enqueue side writes it, the delivery side moves it along. */
 export interface EmailOutboxRow {
   id: number;
   idempotencyKey: string;
@@ -57,9 +59,13 @@ export interface EmailOutboxRow {
   text: string;
   html: string;
   tag: string | null;
-  status: 'pending' | 'sent' | 'failed';
+  status: OutboxEmailStatus;
   attempts: number;
+  /** When a `pending` email is due; while `sending`, when its sender's lease ends. */
+  nextAttemptAt: Date;
+  lastError: string | null;
   createdAt: Date;
+  sentAt: Date | null;
 }
 
 export type Table<Row> = Map<number, Row>;

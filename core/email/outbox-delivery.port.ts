@@ -1,5 +1,11 @@
 import type { EmailMessage } from './mailer.port';
 
+/**
+ * Where an outbox email is in its delivery: waiting (`pending`), leased to a sender (`sending`),
+ * delivered (`sent`), or given up on (`dead`). Every adapter stores these words as they are.
+ */
+export type OutboxEmailStatus = 'pending' | 'sending' | 'sent' | 'dead';
+
 export interface ClaimedEmail {
   id: number;
   message: EmailMessage;

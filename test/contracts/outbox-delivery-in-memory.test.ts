@@ -4,8 +4,8 @@ import { InMemoryStore } from '../../adapters/in-memory/in-memory-store';
 import { FakeClock } from '../support/fake-clock';
 import { anOutboxMessage, describeOutboxDeliveryStoreContract } from './outbox-delivery-store.contract';
 
-// Emails go in through the real enqueue side (InMemoryEmailOutbox), whose `createdAt` (from the
-// store's clock) is when a new email is due, as `next_attempt_at` defaults to `now()` in SQL.
+// Emails go in through the real enqueue side (InMemoryEmailOutbox): a new email is due when it
+// is enqueued, by the store's clock.
 describeOutboxDeliveryStoreContract('in-memory', async () => {
   const clock = new FakeClock();
   const memory = new InMemoryStore({ clock });

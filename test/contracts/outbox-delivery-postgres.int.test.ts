@@ -6,14 +6,8 @@ import type { TestDatabase, TestPglite } from '../support/postgres';
 import { anOutboxMessage, describeOutboxDeliveryStoreContract } from './outbox-delivery-store.contract';
 import type { OutboxDeliveryHarness, StoredOutboxEmail } from './outbox-delivery-store.contract';
 
-interface Row {
-  status: StoredOutboxEmail['status'];
-  attempts: number;
-  // MikroORM's pg types hand timestamptz back as strings.
-  next_attempt_at: string | Date;
-  last_error: string | null;
-  sent_at: string | Date | null;
-}
+/** Dates come back as text from the driver (MikroORM's type parsers). */
+type Stored = Omit<StoredOutboxEmail, 'nextAttemptAt' | 'sentAt'> & { nextAttemptAt: string | Date; sentAt: string | Date | null };
 
 /** Rows go in with plain SQL, so a test can say when each one is due. One database per backend, emptied per test. */
 async function harness(database: Database): Promise<OutboxDeliveryHarness> {
@@ -30,15 +24,13 @@ async function harness(database: Database): Promise<OutboxDeliveryHarness> {
       return Number(row?.id);
     },
     async inspect(id) {
-      const [row] = await database.select<Row>('select status, attempts, next_attempt_at, last_error, sent_at from email_outbox where id = $1', [id]);
+      const [row] = await database.select<Stored>(
+        `select status, attempts, next_attempt_at as "nextAttemptAt", last_error as "lastError", sent_at as "sentAt"
+           from email_outbox where id = $1`,
+        [id],
+      );
       if (!row) throw new Error(`no outbox email ${id}`);
-      return {
-        status: row.status,
-        attempts: row.attempts,
-        nextAttemptAt: new Date(row.next_attempt_at),
-        lastError: row.last_error,
-        sentAt: row.sent_at === null ? null : new Date(row.sent_at),
-      };
+      return { ...row, nextAttemptAt: new Date(row.nextAttemptAt), sentAt: row.sentAt === null ? null : new Date(row.sentAt) };
     },
     teardown: async () => {},
   };

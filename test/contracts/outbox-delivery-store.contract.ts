@@ -1,12 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EmailMessage } from '../../core/email/mailer.port';
-import type { OutboxDeliveryStore } from '../../core/email/outbox-delivery.port';
-
-export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'dead';
+import type { OutboxDeliveryStore, OutboxEmailStatus } from '../../core/email/outbox-delivery.port';
 
 /** One outbox row as the adapter stores it: what a contract can check beyond the port. */
 export interface StoredOutboxEmail {
-  status: OutboxStatus;
+  status: OutboxEmailStatus;
   attempts: number;
   nextAttemptAt: Date;
   lastError: string | null;
