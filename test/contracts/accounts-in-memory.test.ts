@@ -10,6 +10,7 @@ import { describeEmailOutboxContract } from './email-outbox.contract';
 import { describeOneTimeTokenStoreContract } from './one-time-token-store.contract';
 import { describeOrganizationRepositoryContract } from './organization-repository.contract';
 import { describeSessionStoreContract } from './session-store.contract';
+import { describeUnitOfWorkContract } from './unit-of-work.contract';
 import { aNewUser, describeUserRepositoryContract } from './user-repository.contract';
 
 function inMemoryAccounts(clock = new FakeClock(), store = new InMemoryStore({ clock })) {
@@ -44,6 +45,7 @@ describeUserRepositoryContract('in-memory', setup);
 describeSessionStoreContract('in-memory', setup);
 describeOneTimeTokenStoreContract('in-memory', setup);
 describeEmailOutboxContract('in-memory', setup);
+describeUnitOfWorkContract('in-memory', setup);
 
 // What the contracts cannot see through the ports: the store's own guarantees.
 describe('InMemoryStore and its UnitOfWork', () => {

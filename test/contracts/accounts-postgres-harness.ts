@@ -11,10 +11,12 @@ import { describeEmailOutboxContract } from './email-outbox.contract';
 import { describeOneTimeTokenStoreContract } from './one-time-token-store.contract';
 import { describeOrganizationRepositoryContract } from './organization-repository.contract';
 import { describeSessionStoreContract } from './session-store.contract';
+import { describeUnitOfWorkContract } from './unit-of-work.contract';
 import { describeUserRepositoryContract } from './user-repository.contract';
 
 /**
- * Runs every accounts contract suite on a PostgreSQL-speaking database (server or PGlite).
+ * Runs every accounts contract suite on a PostgreSQL-speaking database (server or PGlite), and
+ * the UnitOfWork contract over the same repositories.
  * `database()` is read lazily: the caller opens it in its own beforeAll.
  */
 export function describeAccountsOnPostgres(name: string, database: () => Database, clock: FakeClock): void {
@@ -32,6 +34,7 @@ export function describeAccountsOnPostgres(name: string, database: () => Databas
     describeSessionStoreContract(name, setup);
     describeOneTimeTokenStoreContract(name, setup);
     describeEmailOutboxContract(name, setup);
+    describeUnitOfWorkContract(name, setup);
   });
 }
 

@@ -45,7 +45,6 @@ export function aTokenHash(): string {
 }
 
 const HOUR_MS = 3_600_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function describeUserRepositoryContract(name: string, setup: () => Promise<UserRepositoryHarness>): void {
   describe(`UserRepository contract: ${name}`, () => {
@@ -239,76 +238,6 @@ export function describeUserRepositoryContract(name: string, setup: () => Promis
       await expect(h.users.countSysAdmins()).resolves.toBe(before + 2);
       await h.users.updateRole(otherOrgId, second.id, 'member');
       await expect(h.unitOfWork.transaction(() => h.users.countSysAdmins())).resolves.toBe(before + 1);
-    });
-
-    describe('inside a UnitOfWork', () => {
-      it('commits every write and returns the result of the work', async () => {
-        const input = aNewUser(orgId);
-
-        const result = await h.unitOfWork.transaction(async () => {
-          const user = await h.users.create(input);
-          await h.users.markEmailVerified(user.id);
-          return user.id;
-        });
-
-        expect(await h.users.findByEmail(input.email)).toMatchObject({ id: result, emailVerified: true });
-      });
-
-      it('rolls every write back when the work throws, and rethrows', async () => {
-        const existing = await h.users.create(aNewUser(orgId));
-        const input = aNewUser(orgId);
-        const failure = new Error('boom');
-
-        const transaction = h.unitOfWork.transaction(async () => {
-          await h.users.create(input);
-          await h.users.updateRole(orgId, existing.id, 'org_admin');
-          await h.users.delete(orgId, existing.id);
-          throw failure;
-        });
-
-        await expect(transaction).rejects.toBe(failure);
-        await expect(h.users.findByEmail(input.email)).resolves.toBeNull();
-        await expect(h.users.findById(existing.id)).resolves.toEqual(existing);
-      });
-
-      it('joins a nested transaction to the outer one: the inner writes roll back with it', async () => {
-        const outer = aNewUser(orgId);
-        const inner = aNewUser(orgId);
-
-        const transaction = h.unitOfWork.transaction(async () => {
-          const created = await h.users.create(outer);
-          await h.unitOfWork.transaction(async () => {
-            expect(await h.users.findById(created.id)).toEqual(created);
-            await h.users.create(inner);
-          });
-          expect(await h.users.findByEmail(inner.email)).not.toBeNull();
-          throw new Error('outer fails after the inner one finished');
-        });
-
-        await expect(transaction).rejects.toThrow('outer fails');
-        await expect(h.users.findByEmail(outer.email)).resolves.toBeNull();
-        await expect(h.users.findByEmail(inner.email)).resolves.toBeNull();
-      });
-
-      it('never lets a read outside the transaction see a write that is then rolled back', async () => {
-        const input = aNewUser(orgId);
-        let signalWritten!: () => void;
-        const written = new Promise<void>((resolve) => {
-          signalWritten = resolve;
-        });
-
-        const transaction = h.unitOfWork.transaction(async () => {
-          await h.users.create(input);
-          signalWritten();
-          await sleep(50);
-          throw new Error('rolled back');
-        });
-        await written;
-        const outsideRead = h.users.findByEmail(input.email);
-
-        await expect(transaction).rejects.toThrow('rolled back');
-        await expect(outsideRead).resolves.toBeNull();
-      });
     });
   });
 }
