@@ -140,11 +140,26 @@ describe('InProcessScheduler', () => {
     expect(job.runs).toBe(2);
   });
 
-  it('rejects a job without a positive period, and a job scheduled twice', async () => {
+  it('rejects a job without a positive period', async () => {
     const { scheduler: s } = scheduler();
     await expect(s.start([{ ...countingJob(), everyMs: 0 }])).rejects.toThrow(/everyMs/);
-    await s.start([countingJob()]);
-    await expect(s.start([countingJob()])).rejects.toThrow(/already scheduled/);
+    await s.stop();
+  });
+
+  it('keeps one schedule per job name when registered again, on the latest definition', async () => {
+    const { scheduler: s } = scheduler();
+    const first = countingJob();
+    await s.start([first]);
+    await s.start([first]);
+    await vi.advanceTimersByTimeAsync(5 * PERIOD);
+    expect(first.runs).toBe(5);
+
+    const replacement = countingJob();
+    replacement.everyMs = 2 * PERIOD;
+    await s.start([replacement]);
+    await vi.advanceTimersByTimeAsync(10 * PERIOD);
+    expect(first.runs).toBe(5);
+    expect(replacement.runs).toBe(5);
     await s.stop();
   });
 });

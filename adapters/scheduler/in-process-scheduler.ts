@@ -21,19 +21,31 @@ export interface InProcessSchedulerDeps {
  * overlap within an instance, and an overlong run skips periods instead of piling up.
  */
 export class InProcessScheduler implements Scheduler {
+  /** The current definition of each registered job, by name. */
+  private readonly jobs = new Map<string, RecurringJob>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly running = new Set<string>();
   private readonly active = new Set<Promise<void>>();
   private stopped = false;
 
   constructor(private readonly deps: InProcessSchedulerDeps) {}
 
+  /**
+   * Registering a job whose name is already registered replaces its definition and keeps one
+   * schedule, as BullMQ's upsert does: a restart or a second start never doubles the runs.
+   */
   async start(jobs: RecurringJob[]): Promise<void> {
     for (const job of jobs) {
       if (!Number.isInteger(job.everyMs) || job.everyMs < 1) throw new Error(`Job ${job.name}: everyMs must be a positive integer`);
-      if (this.timers.has(job.name)) throw new Error(`Job ${job.name} is already scheduled`);
     }
     this.stopped = false;
-    for (const job of jobs) this.plan(job);
+    for (const job of jobs) {
+      this.jobs.set(job.name, job);
+      clearTimeout(this.timers.get(job.name));
+      this.timers.delete(job.name);
+      // A job that is running now is planned again, on its new definition, when the run ends.
+      if (!this.running.has(job.name)) this.plan(job.name);
+    }
   }
 
   /** Clears every timer and waits for the runs in progress to end. */
@@ -41,25 +53,29 @@ export class InProcessScheduler implements Scheduler {
     this.stopped = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    this.jobs.clear();
     await Promise.allSettled([...this.active]);
   }
 
-  private plan(job: RecurringJob): void {
-    if (this.stopped) return;
+  private plan(name: string): void {
+    const job = this.jobs.get(name);
+    if (this.stopped || !job) return;
     const now = this.deps.clock.now().getTime();
     const middle = Math.floor(now / job.everyMs) * job.everyMs + Math.floor(job.everyMs / 2);
     const wakeAt = middle > now ? middle : middle + job.everyMs;
     const timer = setTimeout(() => this.tick(job), wakeAt - now);
     // A pending tick must never keep the process alive on its own.
     timer.unref();
-    this.timers.set(job.name, timer);
+    this.timers.set(name, timer);
   }
 
   private tick(job: RecurringJob): void {
     this.timers.delete(job.name);
+    this.running.add(job.name);
     const run = this.runIfClaimed(job).finally(() => {
       this.active.delete(run);
-      this.plan(job);
+      this.running.delete(job.name);
+      this.plan(job.name);
     });
     this.active.add(run);
   }
