@@ -88,6 +88,8 @@ describe.each([
   });
 });
 
+// The checks every IdentityProvider makes (state, nonce, PKCE, one-time codes, cancel) are in
+// test/contracts/identity-provider.contract.ts, run on this adapter and on the core tests' fake.
 describe('OpenIdClientIdentityProvider flow checks', () => {
   let provider: OidcTestProvider;
   let adapter: OpenIdClientIdentityProvider;
@@ -126,48 +128,6 @@ describe('OpenIdClientIdentityProvider flow checks', () => {
     expect(browser.history.at(-1)?.location).toBe(callbackUrl.href);
     expect(callbackUrl.searchParams.get('state')).toBe('state-123');
     expect(callbackUrl.searchParams.get('code')).toEqual(expect.any(String));
-  });
-
-  it('rejects an ID token whose nonce is not the one sent', async () => {
-    const { request, callbackUrl } = await signIn(adapter, 'alice');
-    const completion = adapter.completeAuthorization({ callbackUrl, expectedState: 'state-123', codeVerifier: request.codeVerifier, nonce: 'another-nonce' });
-    await expect(completion).rejects.toMatchObject({ name: 'IdentityProviderError', reason: 'rejected', message: expect.stringMatching(/nonce/) });
-  });
-
-  it('rejects a wrong PKCE code verifier (the provider answers invalid_grant)', async () => {
-    const { request, callbackUrl } = await signIn(adapter, 'alice');
-    const completion = adapter.completeAuthorization({ callbackUrl, expectedState: 'state-123', codeVerifier: 'x'.repeat(43), nonce: request.nonce });
-    await expect(completion).rejects.toMatchObject({ reason: 'rejected', oauthError: 'invalid_grant' });
-  });
-
-  it('rejects a callback whose state is not the expected one, before any exchange', async () => {
-    const { request, callbackUrl } = await signIn(adapter, 'alice');
-    const input = { callbackUrl, codeVerifier: request.codeVerifier, nonce: request.nonce };
-    await expect(adapter.completeAuthorization({ ...input, expectedState: 'state-tampered' })).rejects.toMatchObject({
-      reason: 'rejected',
-      message: expect.stringMatching(/state/),
-    });
-    // The code was not spent by the refused attempt.
-    await expect(adapter.completeAuthorization({ ...input, expectedState: 'state-123' })).resolves.toMatchObject({ subject: 'alice' });
-  });
-
-  it('rejects a code used twice', async () => {
-    const { request, callbackUrl } = await signIn(adapter, 'alice');
-    const input = { callbackUrl, expectedState: 'state-123', codeVerifier: request.codeVerifier, nonce: request.nonce };
-    await expect(adapter.completeAuthorization(input)).resolves.toMatchObject({ subject: 'alice' });
-    await expect(adapter.completeAuthorization(input)).rejects.toMatchObject({ reason: 'rejected', oauthError: 'invalid_grant' });
-  });
-
-  it('rejects with access_denied when the user cancels at the provider', async () => {
-    const request = await adapter.createAuthorizationRequest('state-123');
-    const browser = new TestBrowser();
-    const loginPage = await browser.get(request.url, { stopAt: redirectUri });
-    const callback = await browser.followLink(loginPage, 'Cancel', { stopAt: redirectUri });
-    expect(callback.stopped).toBe(true);
-    expect(callback.url.searchParams.get('error')).toBe('access_denied');
-    const completion = adapter.completeAuthorization({ callbackUrl: callback.url, expectedState: 'state-123', codeVerifier: request.codeVerifier, nonce: request.nonce });
-    await expect(completion).rejects.toThrow(/access_denied/);
-    await expect(completion).rejects.toMatchObject({ reason: 'rejected', oauthError: 'access_denied' });
   });
 
   it('keeps an unknown login on the provider login page', async () => {

@@ -42,7 +42,7 @@ export function idpHarness(options: { mode?: AccountsSettings['mode']; withInvit
   /** The callback input a browser would bring back for `started`, `overrides` winning. */
   const callback = (started: StartedIdpLogin, overrides: Partial<CompleteIdpLoginInput> & { query?: Record<string, string> } = {}) => {
     const state = new URL(started.authorizationUrl).searchParams.get('state') ?? '';
-    const query = overrides.query ?? { code: 'the-code', state };
+    const query = overrides.query ?? { code: provider.authorize(state), state };
     const callbackUrl = new URL(CALLBACK);
     callbackUrl.search = new URLSearchParams(query).toString();
     const input: CompleteIdpLoginInput = { callbackUrl, state: query.state, code: query.code, error: query.error, binding: started.binding, ...overrides };
