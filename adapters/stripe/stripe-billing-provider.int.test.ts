@@ -30,6 +30,9 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+// What every BillingProvider does (idempotent checkouts, unknown prices, outages, reading and
+// verifying webhooks) is in test/contracts/billing-provider.contract.ts; this file keeps what is
+// Stripe's own: the exact request, its error classes, and Stripe's event shapes.
 describe('StripeBillingProvider against the Stripe fake', () => {
   let fake: StripeFake;
   let provider: StripeBillingProvider;
@@ -63,11 +66,6 @@ describe('StripeBillingProvider against the Stripe fake', () => {
         },
       },
     ]);
-  });
-
-  it('gets the same session back for a replayed idempotency key', async () => {
-    const first = await provider.createCheckoutSession(request({ idempotencyKey: 'checkout-replay' }));
-    await expect(provider.createCheckoutSession(request({ idempotencyKey: 'checkout-replay' }))).resolves.toEqual(first);
   });
 
   it('turns a refused price into VALIDATION_ERROR on body.price_id', async () => {
@@ -142,25 +140,6 @@ describe('StripeBillingProvider webhooks', () => {
   it('ignores other event types and statuses it does not know', () => {
     expect(parse(otherEvent('evt_7'))).toMatchObject({ kind: 'ignored', type: 'invoice.paid' });
     expect(parse(subscriptionEvent('evt_8', 'customer.subscription.updated', { status: 'someday_new' }))).toMatchObject({ kind: 'ignored' });
-  });
-
-  it('refuses a missing, wrong or tampered signature with INVALID_WEBHOOK_SIGNATURE', () => {
-    const { payload, signature } = signed(otherEvent('evt_9'), SECRET);
-    const wrongSecret = signed(otherEvent('evt_9'), 'whsec_other').signature;
-    for (const [body, header] of [
-      [payload, ''],
-      [payload, 'garbage'],
-      [payload, wrongSecret],
-      [payload.replace('evt_9', 'evt_X'), signature],
-    ] as const) {
-      expect(() => provider.parseWebhook(body, header)).toThrowError(expect.objectContaining({ code: 'INVALID_WEBHOOK_SIGNATURE' }));
-    }
-  });
-
-  it('refuses a replay older than Stripe\'s tolerance', () => {
-    const payload = JSON.stringify(otherEvent('evt_10'));
-    const old = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 });
-    expect(() => provider.parseWebhook(payload, old)).toThrowError(expect.objectContaining({ code: 'INVALID_WEBHOOK_SIGNATURE' }));
   });
 
   it('refuses a correctly signed but malformed event with INVALID_WEBHOOK_EVENT, so Stripe stops redelivering it', () => {

@@ -14,8 +14,10 @@ async function setup() {
   const subscriptions = new InMemorySubscriptionRepository(h.store);
   const handle = new HandleBillingWebhook({ provider: new FakeBillingProvider(), subscriptions, unitOfWork: h.store.unitOfWork, clock: h.clock, logger: silent });
   const organizationId = (await h.ports.organizations.create({ name: 'Acme' })).id;
-  const deliver = (event: BillingEvent, signature = FakeBillingProvider.SIGNATURE) =>
-    handle.execute({ rawBody: FakeBillingProvider.body(event), signature });
+  const deliver = (event: BillingEvent, signature?: string) => {
+    const webhook = FakeBillingProvider.signed(event);
+    return handle.execute({ rawBody: webhook.rawBody, signature: signature ?? webhook.signature });
+  };
   return { h, subscriptions, organizationId, deliver };
 }
 

@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import type { BillingEvent } from '../../core/billing/billing-provider.port';
 
 /**
  * Stripe webhook payloads, shaped as Stripe sends them (only the fields this service reads, plus
@@ -62,8 +63,66 @@ export function subscriptionEvent(
 
 export const otherEvent = (id: string) => envelope(id, 'invoice.paid', { id: 'in_1', object: 'invoice' }, NOW_SECONDS);
 
-/** The body and a valid `Stripe-Signature` for it (timestamped now, within Stripe's 5-minute tolerance). */
-export function signed(event: unknown, secret: string): { payload: string; signature: string } {
+/** The body and a `Stripe-Signature` for it, timestamped `at` (default now, within Stripe's 5-minute tolerance). */
+export function signed(event: unknown, secret: string, at?: Date): { payload: string; signature: string } {
   const payload = JSON.stringify(event);
-  return { payload, signature: Stripe.webhooks.generateTestHeaderString({ payload, secret }) };
+  const timestamp = at === undefined ? {} : { timestamp: Math.floor(at.getTime() / 1000) };
+  return { payload, signature: Stripe.webhooks.generateTestHeaderString({ payload, secret, ...timestamp }) };
+}
+
+const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** The Stripe event a provider-neutral BillingEvent stands for: what StripeBillingProvider must read back as `event`. */
+export function stripeEventFor(event: BillingEvent) {
+  switch (event.kind) {
+    case 'checkout-completed':
+      return envelope(
+        event.id,
+        'checkout.session.completed',
+        {
+          id: 'cs_test_contract',
+          object: 'checkout.session',
+          mode: 'subscription',
+          status: 'complete',
+          payment_status: event.paid ? 'paid' : 'unpaid',
+          client_reference_id: event.organizationId === null ? null : String(event.organizationId),
+          customer: event.customerId,
+          subscription: event.subscriptionId,
+          metadata: {
+            ...(event.organizationId === null ? {} : { organization_id: String(event.organizationId) }),
+            ...(event.priceId === null ? {} : { price_id: event.priceId }),
+          },
+        },
+        unixSeconds(event.occurredAt),
+      );
+    case 'subscription-changed':
+      return envelope(
+        event.id,
+        event.status === 'canceled' ? 'customer.subscription.deleted' : 'customer.subscription.updated',
+        {
+          id: event.subscriptionId,
+          object: 'subscription',
+          customer: event.customerId,
+          status: event.status,
+          metadata: event.organizationId === null ? {} : { organization_id: String(event.organizationId) },
+          items: {
+            object: 'list',
+            data:
+              event.priceId === null && event.currentPeriodEnd === null
+                ? []
+                : [
+                    {
+                      id: 'si_contract',
+                      object: 'subscription_item',
+                      price: event.priceId === null ? null : { id: event.priceId, object: 'price' },
+                      current_period_end: event.currentPeriodEnd === null ? null : unixSeconds(event.currentPeriodEnd),
+                    },
+                  ],
+          },
+        },
+        unixSeconds(event.occurredAt),
+      );
+    case 'ignored':
+      return envelope(event.id, event.type, { id: 'obj_contract', object: 'unknown' }, unixSeconds(event.occurredAt));
+  }
 }

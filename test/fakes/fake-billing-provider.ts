@@ -1,15 +1,29 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { BillingEvent, BillingProvider, CheckoutRequest } from '../../core/billing/billing-provider.port';
 import { DomainError } from '../../core/shared/domain-error';
 
+const SECRET = 'fake-webhook-secret';
+/** Stripe's default: a signature older than five minutes is a replay. */
+const TOLERANCE_SECONDS = 300;
+
+const hmac = (secret: string, timestamp: number, body: string) => createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+
+const badSignature = () => new DomainError('INVALID_WEBHOOK_SIGNATURE', 'The signature header is missing or does not match the body');
+
 /**
- * A BillingProvider for core unit tests. Webhook bodies are BillingEvents as JSON, "signed" by
- * the header `FakeBillingProvider.SIGNATURE`; checkout requests are recorded and answered with a
- * URL naming the organization, or with the error queued by `failNextCheckout`.
+ * A BillingProvider for core unit tests, held to the same contract as the Stripe adapter
+ * (test/contracts/billing-provider.contract.ts). Webhook bodies are BillingEvents as JSON, signed
+ * as Stripe signs: `t=<unix seconds>,v1=<HMAC-SHA256 of "t.body">` (`FakeBillingProvider.signed`
+ * makes one). Checkouts know a price list, answer a replayed idempotency key with the first
+ * session, are recorded, and fail with the error queued by `failNextCheckout`.
  */
 export class FakeBillingProvider implements BillingProvider {
-  static readonly SIGNATURE = 'fake-valid-signature';
+  static readonly PRICES: readonly string[] = ['price_basic', 'price_pro'];
   readonly checkouts: CheckoutRequest[] = [];
+  private readonly sessions = new Map<string, { url: string }>();
   private nextFailure: Error | undefined;
+
+  constructor(private readonly prices: readonly string[] = FakeBillingProvider.PRICES) {}
 
   failNextCheckout(error: Error): void {
     this.nextFailure = error;
@@ -20,17 +34,31 @@ export class FakeBillingProvider implements BillingProvider {
     const failure = this.nextFailure;
     this.nextFailure = undefined;
     if (failure) throw failure;
-    return { url: `https://pay.example.test/${request.organizationId}/${request.idempotencyKey}` };
+    if (!this.prices.includes(request.priceId)) {
+      throw new DomainError('VALIDATION_ERROR', 'The request is invalid', { priceId: 'The payment provider does not know this price' });
+    }
+    const session = this.sessions.get(request.idempotencyKey) ?? { url: `https://pay.example.test/${request.organizationId}/${request.idempotencyKey}` };
+    this.sessions.set(request.idempotencyKey, session);
+    return { ...session };
   }
 
   parseWebhook(rawBody: string, signatureHeader: string): BillingEvent {
-    if (signatureHeader !== FakeBillingProvider.SIGNATURE) throw new DomainError('INVALID_WEBHOOK_SIGNATURE', 'Bad signature');
+    const fields = new Map(signatureHeader.split(',').map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)]));
+    const timestamp = Number(fields.get('t'));
+    const given = Buffer.from(fields.get('v1') ?? '', 'hex');
+    if (!Number.isInteger(timestamp)) throw badSignature();
+    const expected = Buffer.from(hmac(SECRET, timestamp, rawBody), 'hex');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw badSignature();
+    if (Math.abs(Date.now() / 1000 - timestamp) > TOLERANCE_SECONDS) throw badSignature();
     return JSON.parse(rawBody, (key, value: unknown) =>
       (key === 'occurredAt' || key === 'currentPeriodEnd') && typeof value === 'string' ? new Date(value) : value,
     ) as BillingEvent;
   }
 
-  static body(event: BillingEvent): string {
-    return JSON.stringify(event);
+  /** A webhook body for `event` and its signature header, signed at `at` (default now) with `secret` (default the fake's). */
+  static signed(event: BillingEvent, options: { at?: Date; secret?: string } = {}): { rawBody: string; signature: string } {
+    const rawBody = JSON.stringify(event);
+    const timestamp = Math.floor((options.at?.getTime() ?? Date.now()) / 1000);
+    return { rawBody, signature: `t=${timestamp},v1=${hmac(options.secret ?? SECRET, timestamp, rawBody)}` };
   }
 }

@@ -41,7 +41,13 @@ const FAILURES: Record<StripeFailure, { status: number; error: Record<string, st
   'server-error': { status: 500, error: { type: 'api_error', message: 'An unknown error occurred, please try again.' } },
 };
 
-export async function startStripeFake(options: { apiKey: string }): Promise<StripeFake> {
+export interface StripeFakeOptions {
+  apiKey: string;
+  /** The prices Stripe knows; a checkout for another one is refused as Stripe does. Default: any price. */
+  prices?: readonly string[];
+}
+
+export async function startStripeFake(options: StripeFakeOptions): Promise<StripeFake> {
   const checkouts: CheckoutCall[] = [];
   const protocolErrors: string[] = [];
   const failures: StripeFailure[] = [];
@@ -74,6 +80,10 @@ export async function startStripeFake(options: { apiKey: string }): Promise<Stri
     checkouts.push({ form, idempotencyKey, stripeVersion: header(req.headers, 'stripe-version') });
     const failure = failures.shift();
     if (failure) return answer(res, FAILURES[failure].status, { error: FAILURES[failure].error });
+    const price = form['line_items[0][price]'] ?? '';
+    if (options.prices && !options.prices.includes(price)) {
+      return answer(res, 400, { error: { ...FAILURES['param-error'].error, message: `No such price: '${price}'` } });
+    }
     const replay = idempotencyKey ? sessionsByKey.get(idempotencyKey) : undefined;
     if (replay) return answer(res, 200, replay);
     const id = `cs_test_${randomBytes(12).toString('hex')}`;
