@@ -1,34 +1,23 @@
-import type { AccountStatus } from '../../core/accounts/user';
-import type { RoleName } from '../../core/accounts/role';
+import type { Organization, User } from '../../core/accounts/user';
 import type { TokenPurpose } from '../../core/accounts/one-time-token-store.port';
 import type { OutboxEmailStatus } from '../../core/email/outbox-delivery.port';
 import type { Clock } from '../../core/shared/clock.port';
 import { SystemClock } from '../system/system-clock';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
 
-// Rows mirror the SQL tables (adapters/postgres/migrations), so both adapter families hold the
-// same facts. They stay plain data (no classes, no functions) because transactions snapshot them
-// with structuredClone.
+// Rows mirror the SQL tables (the entity schemas in adapters/postgres), with the same columns and
+// the same words in them, so both adapter families hold the same facts. Where a domain type
+// already names the columns, the row is that type. Rows stay plain data (no classes, no
+// functions) because transactions snapshot them with structuredClone.
 
-export interface OrganizationRow {
-  id: number;
-  name: string;
-  status: AccountStatus;
-  createdAt: Date;
+/** `organization`: the domain's Organization plus the column it does not read. */
+export interface OrganizationRow extends Organization {
   updatedAt: Date;
 }
 
-export interface UserRow {
-  id: number;
-  organizationId: number;
-  email: string;
-  passwordHash: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  role: RoleName;
+/** `app_user`: the domain's User, with the verification time behind `emailVerified`, plus `updatedAt`. */
+export interface UserRow extends Omit<User, 'emailVerified'> {
   emailVerifiedAt: Date | null;
-  status: AccountStatus;
-  createdAt: Date;
   updatedAt: Date;
 }
 
