@@ -57,8 +57,9 @@ export interface EmailOutboxRow {
   sentAt: Date | null;
 }
 
-export type Table<Row> = Map<number, Row>;
-export type StoreSnapshot = Map<string, Table<unknown>>;
+/** A table keyed by its primary key: a serial id for most, a natural key (a string) for some. */
+export type Table<Row, Key = number> = Map<Key, Row>;
+export type StoreSnapshot = Map<string, Table<unknown, unknown>>;
 type Listener = (id: number) => void;
 
 /**
@@ -68,7 +69,7 @@ type Listener = (id: number) => void;
  * Use `unitOfWork` (one per store): its lock is what keeps the tables consistent.
  */
 export class InMemoryStore {
-  private readonly tables = new Map<string, Table<unknown>>();
+  private readonly tables = new Map<string, Table<unknown, unknown>>();
   private readonly sequences = new Map<string, number>();
   private readonly userListeners: Listener[] = [];
   private readonly organizationListeners: Listener[] = [];
@@ -90,13 +91,13 @@ export class InMemoryStore {
   }
 
   /** The table called `name`, created empty on first use. Keep the same map: it is restored in place. */
-  table<Row>(name: string): Table<Row> {
+  table<Row, Key = number>(name: string): Table<Row, Key> {
     let table = this.tables.get(name);
     if (!table) {
       table = new Map();
       this.tables.set(name, table);
     }
-    return table as Table<Row>;
+    return table as Table<Row, Key>;
   }
 
   /** Like a SQL sequence: ids are never reused, not even after a rollback. */
@@ -150,7 +151,7 @@ export class InMemoryStore {
   }
 }
 
-export function deleteWhere<Row>(table: Table<Row>, predicate: (row: Row) => boolean): number {
+export function deleteWhere<Row, Key>(table: Table<Row, Key>, predicate: (row: Row) => boolean): number {
   let deleted = 0;
   for (const [id, row] of table) {
     if (predicate(row)) {

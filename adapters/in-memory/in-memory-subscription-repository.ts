@@ -1,6 +1,6 @@
 import type { Subscription, SubscriptionChange } from '../../core/billing/subscription';
 import type { SubscriptionRepository } from '../../core/billing/subscription-repository.port';
-import type { InMemoryStore } from './in-memory-store';
+import type { InMemoryStore, Table } from './in-memory-store';
 
 interface BillingEventRow {
   eventId: string;
@@ -20,12 +20,11 @@ const copy = (row: Subscription): Subscription => ({
  */
 export class InMemorySubscriptionRepository implements SubscriptionRepository {
   private readonly rows: Map<number, Subscription>;
-  // Keyed by event id: the store's snapshots copy Maps whatever their key type.
-  private readonly events: Map<string, BillingEventRow>;
+  private readonly events: Table<BillingEventRow, string>;
 
   constructor(private readonly store: InMemoryStore) {
     this.rows = store.table<Subscription>('subscription');
-    this.events = store.table<BillingEventRow>('billing_event') as unknown as Map<string, BillingEventRow>;
+    this.events = store.table<BillingEventRow, string>('billing_event');
     store.onDeleteOrganization((organizationId) => this.rows.delete(organizationId));
   }
 
