@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
 import type { UserRepository } from '../../core/accounts/user-repository.port';
@@ -180,5 +181,85 @@ export function describeUnitOfWorkContract(name: string, setup: () => Promise<Un
       for (const label of ['a', 'b', 'c']) expect(seen.get(label)).toEqual(expect.arrayContaining([`${label}1`]));
       expect(await names()).toEqual(['b1', 'b2', 'c1', 'c2']);
     });
+
+    it('agrees with a plain model under random sequences of committed, failed and nested transactions', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(transactionCommand, { minLength: 1, maxLength: 8 }), async (commands) => {
+          const run = await setup();
+          try {
+            await checkAgainstModel(run, commands);
+          } finally {
+            await run.teardown();
+          }
+        }),
+        { numRuns: 25 },
+      );
+    });
   });
+}
+
+type Step = { kind: 'create' } | { kind: 'suspend'; pick: number } | { kind: 'nested'; steps: Step[]; fails: boolean };
+interface TransactionCommand {
+  steps: Step[];
+  /** Throws after its steps: nothing of it may remain. */
+  fails: boolean;
+}
+
+const leafStep: fc.Arbitrary<Step> = fc.oneof(
+  fc.constant<Step>({ kind: 'create' }),
+  fc.record({ kind: fc.constant('suspend' as const), pick: fc.nat() }),
+);
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 3, arbitrary: leafStep },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('nested' as const), steps: fc.array(leafStep, { maxLength: 3 }), fails: fc.boolean() }) },
+);
+const transactionCommand: fc.Arbitrary<TransactionCommand> = fc.record({ steps: fc.array(step, { maxLength: 4 }), fails: fc.boolean() });
+
+/**
+ * Runs each command as one transaction on the store and on a model (organization name → status).
+ * A failed nested call is caught by its outer work, so, joined and without a savepoint, its
+ * steps count whenever the outer transaction commits.
+ */
+async function checkAgainstModel(h: UnitOfWorkHarness, commands: TransactionCommand[]): Promise<void> {
+  let model = new Map<string, 'active' | 'suspended'>();
+  const ids = new Map<string, number>();
+  let created = 0;
+
+  const apply = async (steps: Step[], draft: Map<string, 'active' | 'suspended'>): Promise<void> => {
+    for (const s of steps) {
+      if (s.kind === 'create') {
+        const name = `org-${(created += 1)}`;
+        ids.set(name, (await h.organizations.create({ name })).id);
+        draft.set(name, 'active');
+      } else if (s.kind === 'suspend') {
+        const names = [...draft.keys()];
+        if (names.length === 0) continue;
+        const name = names[s.pick % names.length]!;
+        await h.organizations.setStatus(ids.get(name)!, 'suspended');
+        draft.set(name, 'suspended');
+      } else {
+        const nested = h.unitOfWork.transaction(async () => {
+          await apply(s.steps, draft);
+          if (s.fails) throw new Error('nested failure');
+        });
+        if (s.fails) await expect(nested).rejects.toThrow('nested failure');
+        else await nested;
+      }
+    }
+  };
+
+  for (const command of commands) {
+    const draft = new Map(model);
+    const transaction = h.unitOfWork.transaction(async () => {
+      await apply(command.steps, draft);
+      if (command.fails) throw new Error('rolled back');
+    });
+    if (command.fails) await expect(transaction).rejects.toThrow('rolled back');
+    else {
+      await transaction;
+      model = draft;
+    }
+    const stored = (await h.organizations.list()).map((organization) => [organization.name, organization.status] as const);
+    expect(new Map(stored)).toEqual(model);
+  }
 }
