@@ -20,7 +20,10 @@ export interface RecurringJob {
  * period (or to the driver's retry policy); it never stops the schedule.
  */
 export interface Scheduler {
-  /** Begins (or registers) the schedule. Starting the same jobs again never duplicates them. */
+  /**
+   * Begins (or registers) the schedule. Starting the same jobs again never duplicates them: a job
+   * registered again under its name keeps one schedule, on the latest definition.
+   */
   start(jobs: RecurringJob[]): Promise<void>;
   /**
    * Stops starting new runs. A run in progress is either awaited (in-process timers) or handed
