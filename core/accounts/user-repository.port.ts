@@ -1,15 +1,8 @@
 import type { RoleName } from './role';
 import type { User } from './user';
 
-export interface NewUser {
-  organizationId: number;
-  email: string;
-  passwordHash: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  role: RoleName;
-  emailVerified: boolean;
-}
+/** A user as created: the User's fields but those the store assigns (id, status, creation time). */
+export type NewUser = Omit<User, 'id' | 'status' | 'createdAt'>;
 
 /** Users, each belonging to exactly one organization. Emails are unique across the system. */
 export interface UserRepository {

@@ -1,17 +1,7 @@
-import type { RoleName } from '../accounts/role';
 import type { Invitation } from './invitation';
 
-export interface NewInvitation {
-  organizationId: number;
-  /** Already normalized. */
-  email: string;
-  role: RoleName;
-  tokenHash: string;
-  invitedByUserId: number | null;
-  expiresAt: Date;
-  /** From the Clock. */
-  createdAt: Date;
-}
+/** A pending invitation as created: `email` already normalized, `createdAt` from the Clock. */
+export type NewInvitation = Omit<Invitation, 'id' | 'acceptedAt' | 'revokedAt'>;
 
 /**
  * Invitations into an organization. "Pending at `now`" means neither accepted nor revoked and
