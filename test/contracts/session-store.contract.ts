@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { assertOnFreshStores } from './fresh-runs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
 import type { SessionPrincipal, SessionStore } from '../../core/accounts/session-store.port';
@@ -138,17 +139,7 @@ export function describeSessionStoreContract(name: string, setup: () => Promise<
     });
 
     it('behaves like a plain model under random sequences of operations', async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(sessionCommand, { maxLength: 25 }), async (commands) => {
-          const run = await setup();
-          try {
-            await checkAgainstModel(run, commands);
-          } finally {
-            await run.teardown();
-          }
-        }),
-        { numRuns: 25 },
-      );
+      await assertOnFreshStores(setup, fc.array(sessionCommand, { maxLength: 25 }), checkAgainstModel);
     });
   });
 }

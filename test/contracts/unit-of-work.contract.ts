@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { assertOnFreshStores } from './fresh-runs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
 import type { UserRepository } from '../../core/accounts/user-repository.port';
@@ -183,17 +184,7 @@ export function describeUnitOfWorkContract(name: string, setup: () => Promise<Un
     });
 
     it('agrees with a plain model under random sequences of committed, failed and nested transactions', async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(transactionCommand, { minLength: 1, maxLength: 8 }), async (commands) => {
-          const run = await setup();
-          try {
-            await checkAgainstModel(run, commands);
-          } finally {
-            await run.teardown();
-          }
-        }),
-        { numRuns: 25 },
-      );
+      await assertOnFreshStores(setup, fc.array(transactionCommand, { minLength: 1, maxLength: 8 }), checkAgainstModel);
     });
   });
 }
