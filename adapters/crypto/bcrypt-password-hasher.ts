@@ -48,6 +48,12 @@ export class BcryptPasswordHasher implements PasswordHasher {
     return this.pool.run({ input: prehash(password), cost: this.cost }, { name: 'hash' }) as Promise<string>;
   }
 
+  /** Only a lower cost counts: a hash made stronger elsewhere is never weakened back. */
+  needsRehash(hash: string): boolean {
+    const match = BCRYPT_HASH.exec(hash);
+    return match !== null && Number(match[1]) < this.cost;
+  }
+
   /** Stops the worker threads; pending hashes are rejected. */
   async close(): Promise<void> {
     await this.pool.destroy();

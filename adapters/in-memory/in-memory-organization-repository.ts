@@ -1,5 +1,5 @@
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
-import type { AccountStatus, Organization } from '../../core/accounts/user';
+import type { AccountStatus, Organization, OrganizationSettings } from '../../core/accounts/user';
 import type { InMemoryStore, OrganizationRow } from './in-memory-store';
 
 const toOrganization = (row: OrganizationRow): Organization => ({
@@ -19,6 +19,8 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
         id: this.store.nextId('organization'),
         name: input.name,
         status: 'active',
+        overageEnabled: false,
+        requireMfa: false,
         createdAt: now,
         updatedAt: now,
       };
@@ -55,6 +57,24 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
       row.status = status;
       row.updatedAt = this.store.now();
       return toOrganization(row);
+    });
+  }
+
+  findSettings(id: number): Promise<OrganizationSettings | null> {
+    return this.store.unitOfWork.exclusive(() => {
+      const row = this.store.organizations.get(id);
+      return row ? { overageEnabled: row.overageEnabled, requireMfa: row.requireMfa } : null;
+    });
+  }
+
+  updateSettings(id: number, changes: Partial<OrganizationSettings>): Promise<OrganizationSettings | null> {
+    return this.store.unitOfWork.exclusive(() => {
+      const row = this.store.organizations.get(id);
+      if (!row) return null;
+      if (changes.overageEnabled !== undefined) row.overageEnabled = changes.overageEnabled;
+      if (changes.requireMfa !== undefined) row.requireMfa = changes.requireMfa;
+      row.updatedAt = this.store.now();
+      return { overageEnabled: row.overageEnabled, requireMfa: row.requireMfa };
     });
   }
 }

@@ -4,6 +4,12 @@ import type { EmailOutboxRow, InMemoryStore } from './in-memory-store';
 
 const MAX_ERROR_LENGTH = 2_000;
 
+/** Sent or given up: the bodies (live token links) go with the same write. */
+const eraseBodies = (row: EmailOutboxRow): void => {
+  row.text = '';
+  row.html = '';
+};
+
 /**
  * The delivery side of the outbox, over the same `email_outbox` rows InMemoryEmailOutbox
  * enqueues. Each operation runs under the store's lock, so concurrent claimers never receive the
@@ -32,6 +38,18 @@ export class InMemoryOutboxDeliveryStore implements OutboxDeliveryStore {
       row.status = 'sent';
       row.sentAt = new Date(at);
       row.lastError = null;
+      eraseBodies(row);
+    });
+  }
+
+  pruneSentBefore(cutoff: Date, batchSize: number): Promise<number> {
+    return this.store.unitOfWork.exclusive(() => {
+      const old = [...this.store.emailOutbox.values()]
+        .filter((row) => row.status === 'sent' && row.sentAt !== null && row.sentAt.getTime() < cutoff.getTime())
+        .sort((a, b) => a.sentAt!.getTime() - b.sentAt!.getTime() || a.id - b.id)
+        .slice(0, Math.max(0, batchSize));
+      for (const row of old) this.store.emailOutbox.delete(row.id);
+      return old.length;
     });
   }
 
@@ -51,6 +69,7 @@ export class InMemoryOutboxDeliveryStore implements OutboxDeliveryStore {
       if (row.status !== 'sending') return;
       row.status = 'dead';
       row.lastError = error.slice(0, MAX_ERROR_LENGTH);
+      eraseBodies(row);
     });
   }
 

@@ -1,10 +1,19 @@
-import type { SessionPrincipal, SessionStore } from '../../core/accounts/session-store.port';
+import type { NewSession, SessionPrincipal, SessionStore, SessionSummary } from '../../core/accounts/session-store.port';
 import type { InMemoryStore, SessionRow } from './in-memory-store';
+
+const toSummary = (row: SessionRow): SessionSummary => ({
+  id: row.id,
+  createdAt: new Date(row.createdAt),
+  lastSeenAt: new Date(row.lastSeenAt),
+  expiresAt: new Date(row.expiresAt),
+  userAgent: row.userAgent,
+  ip: row.ip,
+});
 
 export class InMemorySessionStore implements SessionStore {
   constructor(private readonly store: InMemoryStore) {}
 
-  create(input: { userId: number; tokenHash: string; createdAt: Date; expiresAt: Date }): Promise<{ id: number }> {
+  create(input: NewSession): Promise<{ id: number }> {
     return this.store.unitOfWork.exclusive(() => {
       // The unique index and the foreign key of the SQL table.
       if (this.byTokenHash(input.tokenHash)) throw new Error('A session with this token hash already exists');
@@ -13,7 +22,10 @@ export class InMemorySessionStore implements SessionStore {
         id: this.store.nextId('session'),
         tokenHash: input.tokenHash,
         userId: input.userId,
+        userAgent: input.userAgent ?? null,
+        ip: input.ip ?? null,
         createdAt: new Date(input.createdAt),
+        lastSeenAt: new Date(input.createdAt),
         expiresAt: new Date(input.expiresAt),
       };
       this.store.sessions.set(row.id, row);
@@ -33,14 +45,42 @@ export class InMemorySessionStore implements SessionStore {
         organizationId: organization.id,
         role: user.role,
         expiresAt: new Date(session.expiresAt),
+        lastSeenAt: new Date(session.lastSeenAt),
         userStatus: user.status,
         organizationStatus: organization.status,
+        organizationRequiresMfa: organization.requireMfa,
+        userHasMfa: this.store.userTotp.get(user.id)?.confirmedAt != null,
       };
+    });
+  }
+
+  listLiveForUser(userId: number, now: Date): Promise<SessionSummary[]> {
+    return this.store.unitOfWork.exclusive(() =>
+      [...this.store.sessions.values()]
+        .filter((row) => row.userId === userId && now.getTime() < row.expiresAt.getTime())
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id)
+        .map(toSummary),
+    );
+  }
+
+  recordActivity(sessionId: number, at: Date, staleBefore: Date): Promise<boolean> {
+    return this.store.unitOfWork.exclusive(() => {
+      const row = this.store.sessions.get(sessionId);
+      if (!row || row.lastSeenAt.getTime() >= staleBefore.getTime()) return false;
+      row.lastSeenAt = new Date(at);
+      return true;
     });
   }
 
   async revoke(sessionId: number): Promise<void> {
     await this.store.unitOfWork.exclusive(() => this.store.sessions.delete(sessionId));
+  }
+
+  revokeOwned(userId: number, sessionId: number): Promise<boolean> {
+    return this.store.unitOfWork.exclusive(() => {
+      const row = this.store.sessions.get(sessionId);
+      return row !== undefined && row.userId === userId && this.store.sessions.delete(sessionId);
+    });
   }
 
   revokeAllForUser(userId: number, exceptSessionId?: number): Promise<number> {

@@ -10,8 +10,10 @@ import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
 // already names the columns, the row is that type. Rows stay plain data (no classes, no
 // functions) because transactions snapshot them with structuredClone.
 
-/** `organization`: the domain's Organization plus the column it does not read. */
+/** `organization`: the domain's Organization plus the columns it does not read (its settings, `updated_at`). */
 export interface OrganizationRow extends Organization {
+  overageEnabled: boolean;
+  requireMfa: boolean;
   updatedAt: Date;
 }
 
@@ -25,6 +27,34 @@ export interface SessionRow {
   id: number;
   tokenHash: string;
   userId: number;
+  userAgent: string | null;
+  ip: string | null;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
+/** One per user at most (the user id is the key). */
+export interface UserTotpRow {
+  userId: number;
+  sealedSecret: string;
+  confirmedAt: Date | null;
+  lastUsedStep: number | null;
+  createdAt: Date;
+}
+
+export interface RecoveryCodeRow {
+  id: number;
+  userId: number;
+  codeHash: string;
+  usedAt: Date | null;
+}
+
+export interface MfaChallengeRow {
+  id: number;
+  tokenHash: string;
+  userId: number;
+  attempts: number;
   createdAt: Date;
   expiresAt: Date;
 }
@@ -79,6 +109,9 @@ export class InMemoryStore {
   readonly sessions = this.table<SessionRow>('session');
   readonly oneTimeTokens = this.table<OneTimeTokenRow>('one_time_token');
   readonly emailOutbox = this.table<EmailOutboxRow>('email_outbox');
+  readonly userTotp = this.table<UserTotpRow>('user_totp');
+  readonly recoveryCodes = this.table<RecoveryCodeRow>('mfa_recovery_code');
+  readonly mfaChallenges = this.table<MfaChallengeRow>('mfa_challenge');
   readonly unitOfWork = new InMemoryUnitOfWork(this);
   private readonly clock: Clock;
 
@@ -87,6 +120,9 @@ export class InMemoryStore {
     this.onDeleteUser((userId) => {
       deleteWhere(this.sessions, (session) => session.userId === userId);
       deleteWhere(this.oneTimeTokens, (token) => token.userId === userId);
+      this.userTotp.delete(userId);
+      deleteWhere(this.recoveryCodes, (code) => code.userId === userId);
+      deleteWhere(this.mfaChallenges, (challenge) => challenge.userId === userId);
     });
   }
 

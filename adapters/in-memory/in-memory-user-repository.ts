@@ -1,5 +1,5 @@
 import type { RoleName } from '../../core/accounts/role';
-import type { User } from '../../core/accounts/user';
+import type { AccountStatus, User } from '../../core/accounts/user';
 import type { NewUser, UserRepository } from '../../core/accounts/user-repository.port';
 import { DomainError } from '../../core/shared/domain-error';
 import type { InMemoryStore, UserRow } from './in-memory-store';
@@ -80,6 +80,28 @@ export class InMemoryUserRepository implements UserRepository {
     });
   }
 
+  replacePasswordHash(id: number, previousHash: string, passwordHash: string): Promise<boolean> {
+    return this.store.unitOfWork.exclusive(() => {
+      const row = this.store.users.get(id);
+      if (!row || row.passwordHash !== previousHash) return false;
+      row.passwordHash = passwordHash;
+      row.updatedAt = this.store.now();
+      return true;
+    });
+  }
+
+  setStatus(organizationId: number, userId: number, status: AccountStatus): Promise<User | null> {
+    return this.store.unitOfWork.exclusive(() => {
+      const row = this.store.users.get(userId);
+      if (!row || row.organizationId !== organizationId) return null;
+      if (row.status !== status) {
+        row.status = status;
+        row.updatedAt = this.store.now();
+      }
+      return toUser(row);
+    });
+  }
+
   listByOrganization(organizationId: number): Promise<User[]> {
     return this.store.unitOfWork.exclusive(() => this.inOrganization(organizationId).map(toUser));
   }
@@ -104,7 +126,7 @@ export class InMemoryUserRepository implements UserRepository {
 
   countByRole(organizationId: number, role: RoleName): Promise<number> {
     return this.store.unitOfWork.exclusive(
-      () => this.inOrganization(organizationId).filter((row) => row.role === role).length,
+      () => this.inOrganization(organizationId).filter((row) => row.role === role && row.status === 'active').length,
     );
   }
 

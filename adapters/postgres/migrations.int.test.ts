@@ -61,7 +61,7 @@ describe.each(backends)('migrations on %s', (_name, enabled, open) => {
     const name = "Smith; John'; drop table organization; --";
     const at = new Date('2026-01-02T03:04:05.000Z');
     const em = backend.orm.em.fork();
-    em.create(OrganizationSchema, { name, status: 'active', createdAt: at, updatedAt: at });
+    em.create(OrganizationSchema, { name, status: 'active', overageEnabled: false, requireMfa: false, createdAt: at, updatedAt: at });
     await em.flush();
 
     const read = backend.orm.em.fork();
@@ -78,12 +78,26 @@ describe.each(backends)('migrations on %s', (_name, enabled, open) => {
     const migrator = backend.orm.migrator;
     const previous = migrations.at(-2)!.name;
     await migrator.down({ to: previous });
-    // Written the way the previous release wrote it: timestamps from the column defaults.
-    await backend.orm.em.execute(`insert into organization (name) values ('Before the upgrade')`);
+    // Written the way the previous release wrote it: every timestamp given, sessions without
+    // user agent, IP or last_seen_at (which the upgrade fills in from created_at).
+    const at = '2026-11-20T10:00:00.000Z';
+    await backend.orm.em.execute(`insert into organization (id, name, status, created_at, updated_at) values (900001, 'Before the upgrade', 'active', '${at}', '${at}')`);
+    await backend.orm.em.execute(
+      `insert into app_user (id, organization_id, email, role, status, created_at, updated_at) values (900001, 900001, 'old@example.test', 'org_admin', 'active', '${at}', '${at}')`,
+    );
+    await backend.orm.em.execute(
+      `insert into session (token_hash, user_id, created_at, expires_at) values ('${'a'.repeat(64)}', 900001, '${at}', '2026-11-21T10:00:00.000Z')`,
+    );
     const upgraded = await migrator.up();
     expect(upgraded.map((m) => m.name)).toEqual([migrations.at(-1)!.name]);
-    const rows = await backend.orm.em.execute<Array<{ name: string; created_at: unknown }>>('select name, created_at from organization');
-    expect(rows).toEqual([{ name: 'Before the upgrade', created_at: expect.anything() }]);
+    const rows = await backend.orm.em.execute<Array<{ name: string; require_mfa: boolean }>>('select name, require_mfa from organization');
+    expect(rows).toEqual([{ name: 'Before the upgrade', require_mfa: false }]);
+    const sessions = await backend.orm.em.execute<Array<{ created_at: unknown; last_seen_at: unknown; user_agent: unknown }>>(
+      'select created_at, last_seen_at, user_agent from session',
+    );
+    expect(sessions).toHaveLength(1);
+    expect(new Date(sessions[0]!.last_seen_at as string)).toEqual(new Date(sessions[0]!.created_at as string));
+    expect(sessions[0]!.user_agent).toBeNull();
     await backend.orm.em.execute('delete from organization');
     expect(await schemaDiff(backend.orm)).toBe('');
   });

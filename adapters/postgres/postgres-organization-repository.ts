@@ -1,5 +1,5 @@
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
-import type { AccountStatus, Organization } from '../../core/accounts/user';
+import type { AccountStatus, Organization, OrganizationSettings } from '../../core/accounts/user';
 import type { Selectable } from 'kysely';
 import type { Database } from './database';
 import type { Tables } from './schema/tables';
@@ -20,7 +20,7 @@ export class PostgresOrganizationRepository implements OrganizationRepository {
     const now = this.database.now();
     const row = await this.database.db
       .insertInto('organization')
-      .values({ name: input.name, status: 'active', created_at: now, updated_at: now })
+      .values({ name: input.name, status: 'active', overage_enabled: false, require_mfa: false, created_at: now, updated_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
     return toOrganization(row);
@@ -56,4 +56,26 @@ export class PostgresOrganizationRepository implements OrganizationRepository {
       .executeTakeFirst();
     return row ? toOrganization(row) : null;
   }
+
+  async findSettings(id: number): Promise<OrganizationSettings | null> {
+    const row = await this.database.db.selectFrom('organization').select(['overage_enabled', 'require_mfa']).where('id', '=', id).executeTakeFirst();
+    return row ? toSettings(row) : null;
+  }
+
+  async updateSettings(id: number, changes: Partial<OrganizationSettings>): Promise<OrganizationSettings | null> {
+    const row = await this.database.db
+      .updateTable('organization')
+      .set({
+        updated_at: this.database.now(),
+        ...(changes.overageEnabled === undefined ? {} : { overage_enabled: changes.overageEnabled }),
+        ...(changes.requireMfa === undefined ? {} : { require_mfa: changes.requireMfa }),
+      })
+      .where('id', '=', id)
+      .returning(['overage_enabled', 'require_mfa'])
+      .executeTakeFirst();
+    return row ? toSettings(row) : null;
+  }
 }
+
+type SettingsRow = Pick<OrganizationRow, 'overage_enabled' | 'require_mfa'>;
+const toSettings = (row: SettingsRow): OrganizationSettings => ({ overageEnabled: row.overage_enabled, requireMfa: row.require_mfa });

@@ -11,6 +11,10 @@ type OutboxRow = Pick<
 
 const MAX_ERROR_LENGTH = 2_000;
 
+// Bounded, oldest first along the sent_at index; SKIP LOCKED lets two prunes share the work.
+const PRUNE_SENT = `delete from email_outbox where id = any(array(
+   select id from email_outbox where status = 'sent' and sent_at < $1 order by sent_at limit $2 for update skip locked))`;
+
 // UPDATE … RETURNING has no order; `due_at` (the pre-claim next_attempt_at) restores it.
 const CLAIM_DUE = `with due as (
      select id, next_attempt_at as due_at from email_outbox
@@ -49,7 +53,8 @@ export class PostgresOutboxDeliveryStore implements OutboxDeliveryStore {
   async markSent(id: number, at: Date): Promise<void> {
     await this.database.db
       .updateTable('email_outbox')
-      .set({ status: 'sent', sent_at: at, last_error: null })
+      // The bodies hold live token links: gone with the same write that records the send.
+      .set({ status: 'sent', sent_at: at, last_error: null, text_body: '', html_body: '' })
       .where('id', '=', id)
       .execute();
   }
@@ -68,9 +73,13 @@ export class PostgresOutboxDeliveryStore implements OutboxDeliveryStore {
   async markDead(id: number, error: string): Promise<void> {
     await this.database.db
       .updateTable('email_outbox')
-      .set({ status: 'dead', last_error: error.slice(0, MAX_ERROR_LENGTH) })
+      .set({ status: 'dead', last_error: error.slice(0, MAX_ERROR_LENGTH), text_body: '', html_body: '' })
       .where('id', '=', id)
       .where('status', '=', 'sending')
       .execute();
+  }
+
+  async pruneSentBefore(cutoff: Date, batchSize: number): Promise<number> {
+    return this.database.run(PRUNE_SENT, [cutoff, Math.max(0, batchSize)]);
   }
 }

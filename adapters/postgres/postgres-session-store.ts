@@ -1,5 +1,5 @@
 import type { RoleName } from '../../core/accounts/role';
-import type { SessionPrincipal, SessionStore } from '../../core/accounts/session-store.port';
+import type { NewSession, SessionPrincipal, SessionStore, SessionSummary } from '../../core/accounts/session-store.port';
 import type { AccountStatus } from '../../core/accounts/user';
 import type { Database } from './database';
 
@@ -9,17 +9,35 @@ interface PrincipalRow {
   organization_id: number;
   role: RoleName;
   expires_at: string | Date;
+  last_seen_at: string | Date;
   user_status: AccountStatus;
   organization_status: AccountStatus;
+  require_mfa: boolean;
+  has_mfa: boolean;
 }
 
-const FIND_PRINCIPAL = `select s.id as session_id, s.user_id, u.organization_id, u.role, s.expires_at,
-          u.status as user_status, o.status as organization_status
+interface SummaryRow {
+  id: string | number;
+  created_at: string | Date;
+  last_seen_at: string | Date;
+  expires_at: string | Date;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+// The MFA flag is an EXISTS on user_totp's primary key: one index probe inside the same
+// round trip, so requests of organizations that require MFA cost nothing extra to guard.
+const FIND_PRINCIPAL = `select s.id as session_id, s.user_id, u.organization_id, u.role, s.expires_at, s.last_seen_at,
+          u.status as user_status, o.status as organization_status, o.require_mfa,
+          exists (select 1 from user_totp t where t.user_id = u.id and t.confirmed_at is not null) as has_mfa
      from session s
      join app_user u on u.id = s.user_id
      join organization o on o.id = u.organization_id
     where s.token_hash = $1
     limit 1`;
+
+// Conditional, so that instances seeing the same session at once write it once.
+const RECORD_ACTIVITY = `update session set last_seen_at = $2 where id = $1 and last_seen_at < $3`;
 
 // A bounded batch that walks the expires_at index, so one call never holds many row locks.
 // `id = any(array(…))` lets the planner delete through the primary key; `id in (…)` made it
@@ -28,13 +46,30 @@ const FIND_PRINCIPAL = `select s.id as session_id, s.user_id, u.organization_id,
 const PRUNE_EXPIRED = `delete from session where id = any(array(
    select id from session where expires_at < $1 order by expires_at limit $2 for update skip locked))`;
 
+const toSummary = (row: SummaryRow): SessionSummary => ({
+  id: Number(row.id),
+  createdAt: new Date(row.created_at),
+  lastSeenAt: new Date(row.last_seen_at),
+  expiresAt: new Date(row.expires_at),
+  userAgent: row.user_agent,
+  ip: row.ip,
+});
+
 export class PostgresSessionStore implements SessionStore {
   constructor(private readonly database: Database) {}
 
-  async create(input: { userId: number; tokenHash: string; createdAt: Date; expiresAt: Date }): Promise<{ id: number }> {
+  async create(input: NewSession): Promise<{ id: number }> {
     const row = await this.database.db
       .insertInto('session')
-      .values({ user_id: input.userId, token_hash: input.tokenHash, created_at: input.createdAt, expires_at: input.expiresAt })
+      .values({
+        user_id: input.userId,
+        token_hash: input.tokenHash,
+        user_agent: input.userAgent ?? null,
+        ip: input.ip ?? null,
+        created_at: input.createdAt,
+        last_seen_at: input.createdAt,
+        expires_at: input.expiresAt,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return { id: Number(row.id) };
@@ -50,13 +85,37 @@ export class PostgresSessionStore implements SessionStore {
       organizationId: row.organization_id,
       role: row.role,
       expiresAt: new Date(row.expires_at),
+      lastSeenAt: new Date(row.last_seen_at),
       userStatus: row.user_status,
       organizationStatus: row.organization_status,
+      organizationRequiresMfa: row.require_mfa,
+      userHasMfa: row.has_mfa,
     };
+  }
+
+  async listLiveForUser(userId: number, now: Date): Promise<SessionSummary[]> {
+    const rows = (await this.database.db
+      .selectFrom('session')
+      .select(['id', 'created_at', 'last_seen_at', 'expires_at', 'user_agent', 'ip'])
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute()) as SummaryRow[];
+    return rows.map(toSummary);
+  }
+
+  async recordActivity(sessionId: number, at: Date, staleBefore: Date): Promise<boolean> {
+    return (await this.database.run(RECORD_ACTIVITY, [sessionId, at, staleBefore])) > 0;
   }
 
   async revoke(sessionId: number): Promise<void> {
     await this.database.db.deleteFrom('session').where('id', '=', sessionId).execute();
+  }
+
+  async revokeOwned(userId: number, sessionId: number): Promise<boolean> {
+    const result = await this.database.db.deleteFrom('session').where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
+    return result.numDeletedRows > 0n;
   }
 
   async revokeAllForUser(userId: number, exceptSessionId?: number): Promise<number> {

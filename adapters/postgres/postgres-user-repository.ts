@@ -1,5 +1,5 @@
 import type { RoleName } from '../../core/accounts/role';
-import type { User } from '../../core/accounts/user';
+import type { AccountStatus, User } from '../../core/accounts/user';
 import type { NewUser, UserRepository } from '../../core/accounts/user-repository.port';
 import { DomainError } from '../../core/shared/domain-error';
 import type { Selectable } from 'kysely';
@@ -77,6 +77,27 @@ export class PostgresUserRepository implements UserRepository {
       .execute();
   }
 
+  async replacePasswordHash(id: number, previousHash: string, passwordHash: string): Promise<boolean> {
+    const result = await this.database.db
+      .updateTable('app_user')
+      .set({ password_hash: passwordHash, updated_at: this.database.now() })
+      .where('id', '=', id)
+      .where('password_hash', '=', previousHash)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async setStatus(organizationId: number, userId: number, status: AccountStatus): Promise<User | null> {
+    const row = await this.database.db
+      .updateTable('app_user')
+      .set({ status, updated_at: this.database.now() })
+      .where('id', '=', userId)
+      .where('organization_id', '=', organizationId)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toUser(row) : null;
+  }
+
   async listByOrganization(organizationId: number): Promise<User[]> {
     const rows = await this.database.db
       .selectFrom('app_user')
@@ -114,6 +135,7 @@ export class PostgresUserRepository implements UserRepository {
       .select((eb) => eb.fn.countAll().as('count'))
       .where('organization_id', '=', organizationId)
       .where('role', '=', role)
+      .where('status', '=', 'active')
       .executeTakeFirst();
     return Number(row?.count ?? 0);
   }

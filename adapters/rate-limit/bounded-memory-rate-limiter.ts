@@ -52,6 +52,17 @@ export class BoundedMemoryRateLimiter implements RateLimiter {
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) };
   }
 
+  async check(bucket: string, key: string, rule: RateRule): Promise<RateDecision> {
+    const now = this.clock.now().getTime();
+    const window = this.windows.get(`${bucket}:${rule.count}/${rule.windowSeconds}:${key}`);
+    if (!window || window.endsAt <= now || window.count < rule.count) return { allowed: true };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) };
+  }
+
+  async reset(bucket: string, key: string, rule: RateRule): Promise<void> {
+    this.windows.delete(`${bucket}:${rule.count}/${rule.windowSeconds}:${key}`);
+  }
+
   private makeRoom(now: number): void {
     if (this.windows.size < this.maxKeys) return;
     for (const [id, window] of this.windows) if (window.endsAt <= now) this.windows.delete(id);

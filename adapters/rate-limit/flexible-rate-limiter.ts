@@ -55,6 +55,29 @@ export class FlexibleRateLimiter implements RateLimiter {
     }
   }
 
+  async check(bucket: string, key: string, rule: RateRule): Promise<RateDecision> {
+    try {
+      const state = await this.limiterFor(bucket, rule).get(key);
+      this.sharedAnswered();
+      if (!state || state.consumedPoints < rule.count) return { allowed: true };
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(state.msBeforeNext / 1000)) };
+    } catch (error) {
+      this.sharedFailed(error);
+      return this.options.fallback.check(bucket, key, rule);
+    }
+  }
+
+  /** Clears both counts; a Redis that does not answer leaves its count to expire with its window. */
+  async reset(bucket: string, key: string, rule: RateRule): Promise<void> {
+    await this.options.fallback.reset(bucket, key, rule);
+    try {
+      await this.limiterFor(bucket, rule).delete(key);
+      this.sharedAnswered();
+    } catch (error) {
+      this.sharedFailed(error);
+    }
+  }
+
   private sharedAnswered(): void {
     if (!this.fallingBack) return;
     this.fallingBack = false;

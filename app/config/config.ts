@@ -36,6 +36,15 @@ export interface AppConfig {
   passwordHashCost: number;
   stripe: { apiKey: string; webhookSecret: string } | undefined;
   logLevel: string;
+  /** Shown as the TOTP issuer and the email sender's display name. */
+  appName: string;
+  /**
+   * AES-256 key for secrets at rest (TOTP), base64 of 32 bytes. Undefined only in dev when unset:
+   * then the key kept under `dataDir` is used (generated on first start).
+   */
+  encryptionKey: string | undefined;
+  /** Sent emails are deleted this many days after sending (their bodies at once). */
+  emailRetentionDays: number;
 }
 
 export type EmailConfig =
@@ -120,6 +129,14 @@ const rawSchema = v.object({
   APP_PASSWORD_HASH_COST: v.optional(intIn(4, 15), '11'),
   APP_STRIPE_API_KEY: v.optional(nonEmpty),
   APP_STRIPE_WEBHOOK_SECRET: v.optional(nonEmpty),
+  APP_NAME: v.optional(v.pipe(nonEmpty, v.maxLength(100, 'must be at most 100 characters')), 'tenantkit'),
+  APP_ENCRYPTION_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((key: string) => /^[A-Za-z0-9+/]+={0,2}$/.test(key.trim()) && Buffer.from(key.trim(), 'base64').length === 32, 'must be 32 bytes, base64-encoded'),
+    ),
+  ),
+  APP_EMAIL_RETENTION_DAYS: v.optional(intIn(0, 3650), '7'),
   APP_LOG_LEVEL: v.optional(
     v.picklist(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], 'must be trace, debug, info, warn, error, fatal or silent'),
     'info',
@@ -198,6 +215,9 @@ function build(raw: Raw): LoadedConfig {
 
   const cronSecret = devSecret('APP_CRON_SECRET', raw.APP_CRON_SECRET);
   const jwtSecretKey = devSecret('APP_JWT_SECRET_KEY', raw.APP_JWT_SECRET_KEY);
+  // Unlike the other secrets, a per-process key would make every stored TOTP secret unreadable
+  // after a restart: in dev the key is kept under APP_DATA_DIR instead (app/config/encryption-key.ts).
+  if (!dev && raw.APP_ENCRYPTION_KEY === undefined) problems.push('APP_ENCRYPTION_KEY is required outside dev');
   if (problems.length > 0) throw new ConfigError(problems);
 
   const config: AppConfig = {
@@ -225,6 +245,9 @@ function build(raw: Raw): LoadedConfig {
     passwordHashCost: raw.APP_PASSWORD_HASH_COST,
     stripe,
     logLevel: raw.APP_LOG_LEVEL,
+    appName: raw.APP_NAME,
+    encryptionKey: raw.APP_ENCRYPTION_KEY?.trim(),
+    emailRetentionDays: raw.APP_EMAIL_RETENTION_DAYS,
   };
   return { config: deepFreeze(config), warnings };
 }

@@ -1,6 +1,7 @@
 import { ContainerModule, type ResolutionContext } from 'inversify';
 import { TOKENS } from './tokens';
-import { SessionCookie } from '../http/session-cookie';
+import { MfaChallengeCookie, SessionCookie } from '../http/session-cookie';
+import { sessionRoutes } from '../http/routes/sessions.routes';
 import { accountRoutes } from '../http/routes/accounts.routes';
 import { PostgresUserRepository } from '../../adapters/postgres/postgres-user-repository';
 import { PostgresOrganizationRepository } from '../../adapters/postgres/postgres-organization-repository';
@@ -23,6 +24,11 @@ import { ForgotPassword } from '../../core/accounts/forgot-password.use-case';
 import { ResetPassword } from '../../core/accounts/reset-password.use-case';
 import { UpdatePassword } from '../../core/accounts/update-password.use-case';
 import { GetCurrentUser } from '../../core/accounts/get-current-user.use-case';
+import { ListSessions } from '../../core/accounts/list-sessions.use-case';
+import { RevokeSession } from '../../core/accounts/revoke-session.use-case';
+import { RevokeOtherSessions } from '../../core/accounts/revoke-other-sessions.use-case';
+import { SessionActivity } from '../../core/accounts/session-activity';
+import { LoginThrottle } from '../../core/accounts/login-throttle';
 
 function accountsPorts(ctx: ResolutionContext): AccountsPorts {
   return {
@@ -36,6 +42,7 @@ function accountsPorts(ctx: ResolutionContext): AccountsPorts {
     clock: ctx.get(TOKENS.Clock),
     outbox: ctx.get(TOKENS.EmailOutbox),
     unitOfWork: ctx.get(TOKENS.UnitOfWork),
+    rateLimiter: ctx.get(TOKENS.RateLimiter),
   };
 }
 
@@ -60,18 +67,27 @@ export function accountsModule(): ContainerModule {
     bind(TOKENS.TokenHasher).toConstantValue(new Sha256TokenHasher());
     bind(TOKENS.AccountsSettings).toDynamicValue((ctx) => {
       const config = ctx.get(TOKENS.Config);
-      return { mode: config.mode, sessionMaxAgeSeconds: config.sessionCookieMaxAge, appName: 'tenantkit', baseWebUrl: config.baseWebUrl };
+      return { mode: config.mode, sessionMaxAgeSeconds: config.sessionCookieMaxAge, appName: config.appName, baseWebUrl: config.baseWebUrl };
     });
     bind(TOKENS.SessionIssuer).toDynamicValue(
       (ctx) => new SessionIssuer(accountsPorts(ctx), ctx.get(TOKENS.AccountsSettings).sessionMaxAgeSeconds),
     );
     bind(TOKENS.SessionCookie).toDynamicValue((ctx) => new SessionCookie(ctx.get(TOKENS.Config)));
+    bind(TOKENS.MfaChallengeCookie).toDynamicValue((ctx) => new MfaChallengeCookie(ctx.get(TOKENS.Config)));
+    bind(TOKENS.SessionActivity).toDynamicValue(
+      (ctx) => new SessionActivity({ sessions: ctx.get(TOKENS.SessionStore), clock: ctx.get(TOKENS.Clock), logger: ctx.get(TOKENS.Logger) }),
+    );
+    bind(TOKENS.LoginThrottle).toDynamicValue((ctx) => new LoginThrottle(accountsPorts(ctx)));
 
     bind(TOKENS.AccountUseCases).toDynamicValue((ctx) => {
       const deps: AccountsDeps = {
         ...accountsPorts(ctx),
         settings: ctx.get(TOKENS.AccountsSettings),
         sessionIssuer: ctx.get(TOKENS.SessionIssuer),
+        sessionActivity: ctx.get(TOKENS.SessionActivity),
+        loginThrottle: ctx.get(TOKENS.LoginThrottle),
+        // Bound by the MFA module: a user with a second factor gets a challenge, not a session.
+        signInCompletion: ctx.get(TOKENS.SignInCompletion),
       };
       return {
         authenticateSession: new AuthenticateSession(deps),
@@ -85,6 +101,9 @@ export function accountsModule(): ContainerModule {
         resetPassword: new ResetPassword(deps),
         updatePassword: new UpdatePassword(deps),
         getCurrentUser: new GetCurrentUser(deps),
+        listSessions: new ListSessions(deps),
+        revokeSession: new RevokeSession(deps),
+        revokeOtherSessions: new RevokeOtherSessions(deps),
       };
     });
 
@@ -94,10 +113,11 @@ export function accountsModule(): ContainerModule {
       return (koa) => authenticateSession.execute(cookie.read(koa));
     });
     bind(TOKENS.Routes).toDynamicValue((ctx) =>
-      accountRoutes(ctx.get(TOKENS.AccountUseCases), ctx.get(TOKENS.SessionCookie), {
+      accountRoutes(ctx.get(TOKENS.AccountUseCases), ctx.get(TOKENS.SessionCookie), ctx.get(TOKENS.MfaChallengeCookie), {
         signupOpen: ctx.get(TOKENS.AccountsSettings).mode === 'b2c',
         afterResponse: ctx.get(TOKENS.AfterResponse),
       }),
     );
+    bind(TOKENS.Routes).toDynamicValue((ctx) => sessionRoutes(ctx.get(TOKENS.AccountUseCases), ctx.get(TOKENS.SessionCookie)));
   });
 }

@@ -5,8 +5,9 @@ import { jobsModule } from './jobs.module';
 import { idpModule } from './idp.module';
 import { organizationsModule } from './organizations.module';
 import { billingModule } from './billing.module';
+import { mfaModule } from './mfa.module';
 
 /** One container module per bounded context; each binds its use cases and its routes. */
 export function featureModules(): ContainerModule[] {
-  return [accountsModule(), projectsModule(), jobsModule(), idpModule(), organizationsModule(), billingModule()];
+  return [accountsModule(), projectsModule(), jobsModule(), idpModule(), organizationsModule(), billingModule(), mfaModule()];
 }

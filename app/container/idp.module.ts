@@ -65,7 +65,7 @@ export function idpModule(): ContainerModule {
           unitOfWork: ctx.get(TOKENS.UnitOfWork),
         }),
         settings: ctx.get(TOKENS.AccountsSettings),
-        sessionIssuer: ctx.get(TOKENS.SessionIssuer),
+        signInCompletion: ctx.get(TOKENS.SignInCompletion),
         logger: ctx.get(TOKENS.Logger),
       };
       return { start: new StartIdpLogin(deps), complete: new CompleteIdpLogin(deps) };
@@ -77,6 +77,7 @@ export function idpModule(): ContainerModule {
       return idpRoutes(ctx.get(TOKENS.IdpUseCases), {
         bindingCookie: ctx.get(TOKENS.IdpBindingCookie),
         sessionCookie: ctx.get(TOKENS.SessionCookie),
+        challengeCookie: ctx.get(TOKENS.MfaChallengeCookie),
         baseWebUrl: config.baseWebUrl,
         callbackUrl: `${config.baseApiUrl}${IDP_CALLBACK_PATH}`,
       });

@@ -6,8 +6,9 @@ import { TOKENS } from './tokens';
 import { AfterResponse } from '../http/after-response';
 import { FlexibleRateLimiter } from '../../adapters/rate-limit/flexible-rate-limiter';
 import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
+import { AesGcmAtRestEncryption } from '../../adapters/crypto/aes-gcm-at-rest-encryption';
 
-/** What every context shares: settings, logging, time, storage, mail, rate limits, health checks. */
+/** What every context shares: settings, logging, time, storage, mail, rate limits, at-rest encryption, health checks. */
 export function infrastructureModule(config: AppConfig, logger: Logger, infra: Infrastructure): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.Config).toConstantValue(config);
@@ -25,6 +26,7 @@ export function infrastructureModule(config: AppConfig, logger: Logger, infra: I
         ? new FlexibleRateLimiter({ redis: infra.rateLimitRedis, fallback: local, keyPrefix: `${config.redisKeyPrefix}:rl`, logger })
         : local,
     );
+    bind(TOKENS.AtRestEncryption).toConstantValue(new AesGcmAtRestEncryption(infra.encryptionKey));
     bind(TOKENS.HealthCheck).toConstantValue({ name: 'database', required: true, check: () => infra.database.ping() });
     const redis = infra.redis;
     if (redis) {

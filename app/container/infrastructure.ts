@@ -10,6 +10,7 @@ import type { Clock } from '../../core/shared/clock.port';
 import type { Mailer } from '../../core/email/mailer.port';
 import { createMailer } from './mailer-factory';
 import { rateLimitRedisOptions } from '../../adapters/rate-limit/flexible-rate-limiter';
+import { resolveEncryptionKey } from '../config/encryption-key';
 
 /** Long-lived connections opened before the container is built, and closed after it. */
 export interface Infrastructure {
@@ -22,6 +23,8 @@ export interface Infrastructure {
   rateLimitRedis: Redis | undefined;
   /** The email provider chosen by APP_EMAIL_PROVIDER. */
   mailer: Mailer;
+  /** The AES-256 key that seals secrets at rest (APP_ENCRYPTION_KEY, or dev's key under APP_DATA_DIR). */
+  encryptionKey: Buffer;
   close(): Promise<void>;
 }
 
@@ -112,6 +115,10 @@ export async function openInfrastructure(
   logger: Logger,
   embeddedStarting?: Promise<EmbeddedPostgres>,
 ): Promise<Infrastructure> {
+  const encryption = await resolveEncryptionKey(config);
+  if (encryption.source !== 'APP_ENCRYPTION_KEY') {
+    logger.warn({ path: encryption.path }, `APP_ENCRYPTION_KEY is unset: using the dev key kept in APP_DATA_DIR (${encryption.source})`);
+  }
   let embedded: EmbeddedPostgres | undefined;
   if (!config.databaseUrl) {
     embedded = await (embeddedStarting ?? startEmbeddedPostgres(config.dataDir));
@@ -139,6 +146,7 @@ export async function openInfrastructure(
       redis,
       rateLimitRedis,
       mailer,
+      encryptionKey: encryption.key,
       async close() {
         for (const client of new Set([redis, rateLimitRedis])) await client?.quit().catch(() => client.disconnect());
         await database.close();

@@ -5,6 +5,8 @@ import { PostgresOutboxDeliveryStore } from '../../adapters/postgres/postgres-ou
 import { PostgresJobRunLedger } from '../../adapters/postgres/postgres-job-run-ledger';
 import { DeliverDueEmails } from '../../core/email/deliver-due-emails.use-case';
 import { PruneExpiredSessions } from '../../core/jobs/prune-expired-sessions.use-case';
+import { PruneSentEmails } from '../../core/email/prune-sent-emails.use-case';
+import { PruneExpiredChallenges } from '../../core/mfa/prune-expired-challenges.use-case';
 
 /** Scheduled work: the session prune (jobs, `/cron` and the CLI), outbox delivery, the once-per-period guard. */
 export function jobsModule(): ContainerModule {
@@ -26,6 +28,13 @@ export function jobsModule(): ContainerModule {
         // Only spreads retry times (jitter); nothing secret or expiring depends on it.
         random: Math.random,
       }),
+      pruneSentEmails: new PruneSentEmails({
+        store: ctx.get(TOKENS.OutboxDeliveryStore),
+        clock: ctx.get(TOKENS.Clock),
+        settings: { retentionDays: ctx.get(TOKENS.Config).emailRetentionDays },
+      }),
+      // The challenge store is bound by the MFA module.
+      pruneExpiredChallenges: new PruneExpiredChallenges({ challenges: ctx.get(TOKENS.MfaChallengeStore), clock: ctx.get(TOKENS.Clock) }),
     }));
 
     bind(TOKENS.Routes).toDynamicValue((ctx) => {

@@ -15,9 +15,12 @@ import { ListInvitations } from '../../core/organizations/list-invitations.use-c
 import { RevokeInvitation } from '../../core/organizations/revoke-invitation.use-case';
 import { AcceptInvitation } from '../../core/organizations/accept-invitation.use-case';
 import { CreateSystemAdmin } from '../../core/organizations/create-system-admin.use-case';
+import { ActivateMember, SuspendMember } from '../../core/organizations/set-member-status.use-case';
+import { GetOrganizationSettings, UpdateOrganizationSettings } from '../../core/organizations/organization-settings.use-case';
+import { settingsRoutes } from '../http/routes/settings.routes';
 
 /**
- * Organizations, members and invitations: the invitation repository, the use cases (plus
+ * Organizations, members (suspension included), invitations and settings: the invitation repository, the use cases (plus
  * CreateSystemAdmin for the CLI) and the routes. Users, organizations, sessions, hashing, the
  * outbox and the clock are the accounts module's bindings, resolved by their own tokens.
  */
@@ -39,6 +42,7 @@ export function organizationsModule(): ContainerModule {
         unitOfWork: ctx.get(TOKENS.UnitOfWork),
         rateLimiter: ctx.get(TOKENS.RateLimiter),
         settings: ctx.get(TOKENS.AccountsSettings),
+        logger: ctx.get(TOKENS.Logger),
       };
       return {
         createOrganization: new CreateOrganization(deps),
@@ -48,6 +52,10 @@ export function organizationsModule(): ContainerModule {
         listMembers: new ListMembers(deps),
         changeMemberRole: new ChangeMemberRole(deps),
         removeMember: new RemoveMember(deps),
+        suspendMember: new SuspendMember(deps),
+        activateMember: new ActivateMember(deps),
+        getOrganizationSettings: new GetOrganizationSettings(deps),
+        updateOrganizationSettings: new UpdateOrganizationSettings(deps),
         createInvitation: new CreateInvitation(deps),
         listInvitations: new ListInvitations(deps),
         revokeInvitation: new RevokeInvitation(deps),
@@ -57,5 +65,6 @@ export function organizationsModule(): ContainerModule {
     });
 
     bind(TOKENS.Routes).toDynamicValue((ctx) => organizationRoutes(ctx.get(TOKENS.OrganizationUseCases)));
+    bind(TOKENS.Routes).toDynamicValue((ctx) => settingsRoutes(ctx.get(TOKENS.OrganizationUseCases)));
   });
 }

@@ -11,7 +11,16 @@ import type { IdpUseCases } from '../http/routes/idp.routes';
 import type { OrganizationUseCases } from '../http/routes/organizations.routes';
 import type { ProjectUseCases } from '../http/routes/projects.routes';
 import type { HealthCheck } from '../http/routes/system.routes';
-import type { SessionCookie } from '../http/session-cookie';
+import type { MfaChallengeCookie, SessionCookie } from '../http/session-cookie';
+import type { MfaUseCases } from '../http/routes/mfa.routes';
+import type { SessionUseCases } from '../http/routes/sessions.routes';
+import type { SessionActivity } from '../../core/accounts/session-activity';
+import type { LoginThrottle } from '../../core/accounts/login-throttle';
+import type { AtRestEncryption } from '../../core/shared/at-rest-encryption.port';
+import type { TotpVerifier } from '../../core/mfa/totp-verifier.port';
+import type { MfaRepository } from '../../core/mfa/mfa-repository.port';
+import type { MfaChallengeStore } from '../../core/mfa/mfa-challenge-store.port';
+import type { SignInCompletion } from '../../core/mfa/sign-in-completion';
 import type { JobUseCases } from '../jobs/jobs';
 import type { Database } from '../../adapters/postgres/database';
 import type { AccountsSettings } from '../../core/accounts/accounts-ports';
@@ -81,7 +90,17 @@ export const TOKENS = {
   EmailOutbox: token<EmailOutbox>('EmailOutbox'),
   SessionIssuer: token<SessionIssuer>('SessionIssuer'),
   SessionCookie: token<SessionCookie>('SessionCookie'),
-  AccountUseCases: token<AccountUseCases & { authenticateSession: AuthenticateSession }>('AccountUseCases'),
+  SessionActivity: token<SessionActivity>('SessionActivity'),
+  LoginThrottle: token<LoginThrottle>('LoginThrottle'),
+  AccountUseCases: token<AccountUseCases & SessionUseCases & { authenticateSession: AuthenticateSession }>('AccountUseCases'),
+  // second factor
+  AtRestEncryption: token<AtRestEncryption>('AtRestEncryption'),
+  TotpVerifier: token<TotpVerifier>('TotpVerifier'),
+  MfaRepository: token<MfaRepository>('MfaRepository'),
+  MfaChallengeStore: token<MfaChallengeStore>('MfaChallengeStore'),
+  SignInCompletion: token<SignInCompletion>('SignInCompletion'),
+  MfaChallengeCookie: token<MfaChallengeCookie>('MfaChallengeCookie'),
+  MfaUseCases: token<MfaUseCases>('MfaUseCases'),
   // identity provider
   IdentityProvider: token<IdentityProvider>('IdentityProvider'),
   StateSigner: token<StateSigner>('StateSigner'),

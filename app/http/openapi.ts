@@ -92,6 +92,7 @@ function responses(route: AnyRoute): Json {
   if (route.body) (['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE'] as const).forEach((c) => codes.add(c));
   if (route.body || route.params || route.query) codes.add('VALIDATION_ERROR');
   if (route.access !== 'public') (['UNAUTHORIZED', 'ACCESS_DENIED'] as const).forEach((c) => codes.add(c));
+  if (route.access !== 'public' && !route.allowWithoutMfa) codes.add('MFA_REQUIRED');
   if (route.rateLimit) codes.add('RATE_LIMITED');
   const byStatus = new Map<number, ApiErrorCode[]>();
   for (const code of codes) byStatus.set(STATUS_BY_CODE[code], [...(byStatus.get(STATUS_BY_CODE[code]) ?? []), code]);

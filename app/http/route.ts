@@ -27,6 +27,8 @@ export interface HandlerInput<B, P, Q, A> {
   query: Out<Q>;
   /** The authenticated caller; absent on public routes. */
   caller: A extends 'public' ? undefined : Caller;
+  /** The client address as the rate limits see it (trusted proxy hops applied). */
+  clientIp: string;
   ctx: Context;
 }
 
@@ -60,6 +62,12 @@ export interface RouteDefinition<
   responses: Record<number, ResponseSpec>;
   /** Error codes this route can answer besides the ones implied by access, body and limits. */
   errors?: ApiErrorCode[];
+  /**
+   * Open to a caller whose organization requires MFA before they have set it up: only what they
+   * need to set it up (their account, their sessions, MFA setup, logout). Everything else
+   * answers MFA_REQUIRED to them.
+   */
+  allowWithoutMfa?: boolean;
   /** Kept out of the OpenAPI description (e.g. `/cron`). */
   hidden?: boolean;
   /** Also answer this method set (e.g. GET and POST on `/cron`). */

@@ -75,6 +75,9 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
       if (!satisfies(caller.role, route.access)) {
         throw new DomainError('ACCESS_DENIED', 'Your role does not allow this action', { required_role: route.access });
       }
+      if (!caller.mfaSatisfied && !route.allowWithoutMfa) {
+        throw new DomainError('MFA_REQUIRED', 'Your organization requires two-factor authentication: set it up first');
+      }
       ctx.state.caller = caller;
       if (route.rateLimit && rule && perUser) await consume(deps, route.rateLimit.bucket, `user:${caller.userId}`, rule);
     }
@@ -88,7 +91,7 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
       if (typeof input !== 'object' || input === null || Array.isArray(input)) throw NOT_AN_OBJECT();
       body = parseOrThrow(route.body, input, 'body');
     }
-    const reply = await route.handler({ body, params, query, caller, ctx }).catch((error: unknown) => {
+    const reply = await route.handler({ body, params, query, caller, clientIp: deps.clientIp(ctx), ctx }).catch((error: unknown) => {
       throw locateInputFields(error, route);
     });
     ctx.status = reply.status;

@@ -8,27 +8,37 @@ import { InProcessScheduler } from '../../adapters/scheduler/in-process-schedule
 import type { DeliverDueEmails } from '../../core/email/deliver-due-emails.use-case';
 import type { RecurringJob, Scheduler } from '../../core/jobs/job';
 import type { PruneExpiredSessions } from '../../core/jobs/prune-expired-sessions.use-case';
+import type { PruneSentEmails } from '../../core/email/prune-sent-emails.use-case';
+import type { PruneExpiredChallenges } from '../../core/mfa/prune-expired-challenges.use-case';
 
 /** The use cases the recurring jobs run (and `/cron` and the CLI's prune-sessions). */
 export interface JobUseCases {
   pruneExpiredSessions: PruneExpiredSessions;
   deliverDueEmails: DeliverDueEmails;
+  pruneSentEmails: PruneSentEmails;
+  pruneExpiredChallenges: PruneExpiredChallenges;
 }
 
-export const JOB_NAMES = { pruneSessions: 'prune-sessions', emailDelivery: 'email-delivery' } as const;
+export const JOB_NAMES = { pruneSessions: 'prune-sessions', emailDelivery: 'email-delivery', pruneEmails: 'prune-emails' } as const;
 
 export interface JobPeriods {
   pruneSessionsMs: number;
   emailDeliveryMs: number;
+  pruneEmailsMs: number;
 }
 
 /**
- * The session prune runs every APP_SESSION_PRUNE_INTERVAL_SECONDS (an hour by default). The outbox
- * is polled every second by in-process timers (a claim is one indexed upsert, so that is cheap),
- * every 2 s through BullMQ (where every run is a Redis job with its own bookkeeping).
+ * The session prune runs every APP_SESSION_PRUNE_INTERVAL_SECONDS (an hour by default), the sent
+ * email prune hourly. The outbox is polled every second by in-process timers (a claim is one
+ * indexed upsert, so that is cheap), every 2 s through BullMQ (where every run is a Redis job with
+ * its own bookkeeping).
  */
 export function jobPeriods(config: Pick<AppConfig, 'sessionPruneIntervalSeconds'>, runner: 'in-process' | 'worker'): JobPeriods {
-  return { pruneSessionsMs: config.sessionPruneIntervalSeconds * 1_000, emailDeliveryMs: runner === 'worker' ? 2_000 : 1_000 };
+  return {
+    pruneSessionsMs: config.sessionPruneIntervalSeconds * 1_000,
+    emailDeliveryMs: runner === 'worker' ? 2_000 : 1_000,
+    pruneEmailsMs: 3_600_000,
+  };
 }
 
 /**
@@ -36,12 +46,18 @@ export function jobPeriods(config: Pick<AppConfig, 'sessionPruneIntervalSeconds'
  * lost or duplicated trigger costs nothing (claims are leases, sends are idempotent-keyed).
  */
 export function recurringJobs(useCases: JobUseCases, periods: JobPeriods): RecurringJob[] {
-  const { pruneExpiredSessions: prune, deliverDueEmails: deliver } = useCases;
+  const { pruneExpiredSessions: prune, deliverDueEmails: deliver, pruneSentEmails, pruneExpiredChallenges } = useCases;
   return [
     {
       name: JOB_NAMES.pruneSessions,
       everyMs: periods.pruneSessionsMs,
-      run: async () => ({ pruned_sessions: await prune.execute() }),
+      run: async () => ({ pruned_sessions: await prune.execute(), pruned_mfa_challenges: await pruneExpiredChallenges.execute() }),
+    },
+    {
+      // Sent emails lose their bodies at once; the rows go after APP_EMAIL_RETENTION_DAYS.
+      name: JOB_NAMES.pruneEmails,
+      everyMs: periods.pruneEmailsMs,
+      run: async () => ({ pruned_emails: await pruneSentEmails.execute() }),
     },
     {
       name: JOB_NAMES.emailDelivery,

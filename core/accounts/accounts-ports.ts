@@ -7,6 +7,10 @@ import type { OrganizationRepository } from './organization-repository.port';
 import type { SessionStore } from './session-store.port';
 import type { UserRepository } from './user-repository.port';
 import type { SessionIssuer } from './session-issuer';
+import type { RateLimiter } from '../shared/rate-limiter.port';
+import type { SessionActivity } from './session-activity';
+import type { LoginThrottle } from './login-throttle';
+import type { SignInCompletion } from '../mfa/sign-in-completion';
 
 /** Every port the accounts use cases draw on; each use case takes the `Pick` it needs. */
 export interface AccountsPorts {
@@ -20,6 +24,8 @@ export interface AccountsPorts {
   clock: Clock;
   outbox: EmailOutbox;
   unitOfWork: UnitOfWork;
+  /** Counters shared by every instance: per-account login throttling lives here. */
+  rateLimiter: RateLimiter;
 }
 
 /**
@@ -29,6 +35,11 @@ export interface AccountsPorts {
 export interface AccountsDeps extends AccountsPorts {
   settings: AccountsSettings;
   sessionIssuer: SessionIssuer;
+  /** Keeps `lastSeenAt` current off the request path. */
+  sessionActivity: SessionActivity;
+  loginThrottle: LoginThrottle;
+  /** Ends a first-factor sign-in: a session, or a second-factor challenge. */
+  signInCompletion: SignInCompletion;
 }
 
 export interface AccountsSettings {

@@ -1,5 +1,5 @@
 import { DomainError } from '../shared/domain-error';
-import type { AccountsPorts } from './accounts-ports';
+import type { AccountsDeps } from './accounts-ports';
 import type { Caller } from './caller';
 
 /** 43 base64url characters: the only shape a session token can have. */
@@ -10,26 +10,32 @@ const unauthorized = () => new DomainError('UNAUTHORIZED', 'Authentication requi
 /**
  * Resolves the caller from a session token. Missing, malformed, unknown, expired or revoked
  * sessions, and sessions of suspended users or organizations, all get the same UNAUTHORIZED.
+ * A session last seen more than the activity interval ago gets its `lastSeenAt` refreshed in
+ * the background (the request does not wait for that write).
  */
 export class AuthenticateSession {
-  constructor(private readonly deps: Pick<AccountsPorts, 'sessions' | 'tokenHasher' | 'clock'>) {}
+  /** Without `sessionActivity` (a CLI, a test), `lastSeenAt` is left as it is. */
+  constructor(private readonly deps: Pick<AccountsDeps, 'sessions' | 'tokenHasher' | 'clock'> & Partial<Pick<AccountsDeps, 'sessionActivity'>>) {}
 
   async execute(token: string | undefined): Promise<Caller> {
     if (!token || !TOKEN_SHAPE.test(token)) throw unauthorized();
     const principal = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(token));
+    const now = this.deps.clock.now();
     if (
       !principal ||
-      this.deps.clock.now().getTime() >= principal.expiresAt.getTime() ||
+      now.getTime() >= principal.expiresAt.getTime() ||
       principal.userStatus !== 'active' ||
       principal.organizationStatus !== 'active'
     ) {
       throw unauthorized();
     }
+    if (this.deps.sessionActivity?.isStale(principal.lastSeenAt, now)) this.deps.sessionActivity.touch(principal.sessionId, now);
     return {
       userId: principal.userId,
       organizationId: principal.organizationId,
       role: principal.role,
       sessionId: principal.sessionId,
+      mfaSatisfied: !principal.organizationRequiresMfa || principal.userHasMfa,
     };
   }
 }

@@ -6,4 +6,9 @@ export interface Caller {
   organizationId: number;
   role: RoleName;
   sessionId: number;
+  /**
+   * False only when the caller's organization requires a second factor and the caller has not
+   * set one up: such a caller may reach their account, sessions and MFA setup, nothing else.
+   */
+  mfaSatisfied: boolean;
 }

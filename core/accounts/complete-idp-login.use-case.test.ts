@@ -12,7 +12,7 @@ describe('CompleteIdpLogin: state, binding and one-time use', () => {
     const result = await h.signIn();
 
     expect(result).toMatchObject({ ok: true, outcome: 'created', session: { token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) } });
-    if (!result.ok) throw new Error('expected a session');
+    if (!result.ok || result.kind !== 'session') throw new Error('expected a session');
     await expect(new AuthenticateSession(h.ports).execute(result.session.token)).resolves.toMatchObject({ userId: result.userId });
     expect(h.provider.completions).toHaveLength(1);
   });
@@ -87,7 +87,7 @@ describe('CompleteIdpLogin: state, binding and one-time use', () => {
   it('revokes the session the browser presented once the new one exists', async () => {
     const h = idpHarness();
     const first = await h.signIn();
-    if (!first.ok) throw new Error('expected a session');
+    if (!first.ok || first.kind !== 'session') throw new Error('expected a session');
     const second = await h.signIn({ presentedToken: first.session.token });
 
     expect(second).toMatchObject({ ok: true, outcome: 'returning' });

@@ -4,6 +4,8 @@ import type { IdpLoginFlow } from './idp-login-flow-store.port';
 import { IdpLoginFailure, type IdpFailureReason, type IdpLoginDeps } from './idp-login';
 import { resolveIdpAccount, type IdpAccountOutcome } from './resolve-idp-account';
 import type { IssuedSession } from './session-issuer';
+import type { SessionOrigin } from './session-store.port';
+import type { IssuedChallenge } from '../mfa/sign-in-completion';
 
 export interface CompleteIdpLoginInput {
   /** The callback URL as received; the provider adapter reads its query. */
@@ -16,6 +18,7 @@ export interface CompleteIdpLoginInput {
   binding: string | undefined;
   /** A session token the browser already presented: revoked once the new one exists (no fixation). */
   presentedToken?: string | undefined;
+  origin?: SessionOrigin;
 }
 
 /**
@@ -24,7 +27,9 @@ export interface CompleteIdpLoginInput {
  * as an error rather than a warning.
  */
 export type CompleteIdpLoginResult =
-  | { ok: true; userId: number; outcome: IdpAccountOutcome; session: IssuedSession }
+  | { ok: true; kind: 'session'; userId: number; outcome: IdpAccountOutcome; session: IssuedSession }
+  /** The user has a second factor: the browser goes on to the MFA page with a challenge. */
+  | { ok: true; kind: 'mfa_required'; userId: number; outcome: IdpAccountOutcome; challenge: IssuedChallenge }
   | { ok: false; reason: IdpFailureReason; cause: string; unexpected?: unknown };
 
 /**
@@ -45,7 +50,7 @@ export class CompleteIdpLogin {
       }
       if (!input.code) throw new IdpLoginFailure('oauth_missing_code', 'the callback carries no code');
       const identity = await this.exchange(input.callbackUrl, state, flow);
-      return { ok: true, ...(await this.signIn(identity, input.presentedToken, invitationHash)) };
+      return { ok: true, ...(await this.signIn(identity, input, invitationHash)) };
     } catch (error) {
       if (error instanceof IdpLoginFailure) return { ok: false, reason: error.reason, cause: error.message };
       return { ok: false, reason: 'oauth_failed', cause: 'unexpected error', unexpected: error };
@@ -87,16 +92,19 @@ export class CompleteIdpLogin {
     }
   }
 
-  private signIn(identity: VerifiedIdentity, presentedToken: string | undefined, invitationHash: string | null) {
+  private signIn(identity: VerifiedIdentity, input: CompleteIdpLoginInput, invitationHash: string | null) {
     // No network inside: the provider has been heard from already.
     return this.deps.unitOfWork.transaction(async () => {
       const now = this.deps.clock.now();
       const { userId, outcome } = await resolveIdpAccount(this.deps, this.deps.settings.mode, identity, now, invitationHash);
-      if (presentedToken) {
-        const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(presentedToken));
+      if (input.presentedToken) {
+        const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(input.presentedToken));
         if (previous) await this.deps.sessions.revoke(previous.sessionId);
       }
-      return { userId, outcome, session: await this.deps.sessionIssuer.issue(userId) };
+      const signedIn = await this.deps.signInCompletion.complete(userId, input.origin);
+      return signedIn.kind === 'session'
+        ? { kind: 'session' as const, userId, outcome, session: signedIn.session }
+        : { kind: 'mfa_required' as const, userId, outcome, challenge: signedIn.challenge };
     });
   }
 }

@@ -1,11 +1,13 @@
 /**
  * Password hashing. `verify` with a null hash spends the same time as a real comparison and
- * returns false, so an unknown email costs what a wrong password costs. Both methods must not
- * block the event loop for the duration of the hash.
+ * returns false, so an unknown email costs what a wrong password costs. `hash` and `verify` must
+ * not block the event loop for the duration of the hash.
  */
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
   verify(password: string, hash: string | null): Promise<boolean>;
+  /** Whether `hash` was made with weaker settings (a lower cost) than `hash` uses today. Cheap: parses only. */
+  needsRehash(hash: string): boolean;
 }
 
 /** 256-bit random tokens, base64url (43 characters). */

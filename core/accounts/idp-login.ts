@@ -1,6 +1,6 @@
 import type { Logger } from '../shared/logger.port';
 import type { AccountsPorts, AccountsSettings } from './accounts-ports';
-import type { SessionIssuer } from './session-issuer';
+import type { SignInCompletion } from '../mfa/sign-in-completion';
 import type { IdentityLinkRepository } from './identity-link-repository.port';
 import type { SecretBox } from './crypto.port';
 import type { IdentityProvider } from './identity-provider.port';
@@ -55,7 +55,8 @@ export interface IdpLoginPorts
 /** What the identity-provider use cases are built from; each takes the `Pick` it needs as its one `deps`. */
 export interface IdpLoginDeps extends IdpLoginPorts {
   settings: Pick<AccountsSettings, 'mode'>;
-  sessionIssuer: SessionIssuer;
+  /** A session, or a second-factor challenge for a user with MFA. */
+  signInCompletion: SignInCompletion;
   logger: Logger;
 }
 

@@ -1,12 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { accountsHarness } from '../../test/builders/accounts';
-import { Login } from './login.use-case';
+import { accountsHarness, sessionLogin } from '../../test/builders/accounts';
 import { AuthenticateSession } from './authenticate-session.use-case';
 import { Logout } from './logout.use-case';
 
 function setup() {
   const h = accountsHarness();
-  return { h, login: new Login(h.deps), authenticate: new AuthenticateSession(h.ports) };
+  return { h, login: sessionLogin(h), authenticate: new AuthenticateSession(h.ports) };
 }
 
 describe('Login', () => {
@@ -24,6 +23,7 @@ describe('Login', () => {
       organizationId: user.organizationId,
       role: 'member',
       sessionId: session.sessionId,
+      mfaSatisfied: true,
     });
   });
 

@@ -1,39 +1,66 @@
 import { DomainError } from '../shared/domain-error';
+import type { SignInOutcome } from '../mfa/sign-in-completion';
 import type { AccountsDeps } from './accounts-ports';
-import type { IssuedSession } from './session-issuer';
-import { normalizeEmail } from './user';
+import type { SessionOrigin } from './session-store.port';
+import { normalizeEmail, type User } from './user';
 
 export interface LoginInput {
   email: string;
   password: string;
   /** The session token the browser already presented, if any: revoked before the new one is issued. */
   presentedToken?: string | undefined;
+  origin?: SessionOrigin;
 }
 
 /**
  * Email + password login. The password is checked first, and an unknown email spends the same
  * hashing time, so neither the answer nor its timing tells whether the account exists. Only a
- * correct password reveals suspension or an unverified email. Every login gets a new token.
+ * correct password reveals suspension or an unverified email. Every login gets a new token; a
+ * user with a second factor gets a challenge instead (see SignInCompletion).
+ *
+ * Before any of that, the per-account throttle: once an email has collected its failures it is
+ * refused outright, without a lookup or a hash, whether or not an account has that email. A
+ * completed login clears its failures; a hash made at a lower cost than today's is upgraded.
  */
 export class Login {
   constructor(
-    private readonly deps: Pick<AccountsDeps, 'users' | 'organizations' | 'sessions' | 'passwordHasher' | 'tokenHasher' | 'sessionIssuer'>,
+    private readonly deps: Pick<
+      AccountsDeps,
+      'users' | 'organizations' | 'sessions' | 'passwordHasher' | 'tokenHasher' | 'loginThrottle' | 'signInCompletion'
+    >,
   ) {}
 
-  async execute(input: LoginInput): Promise<IssuedSession & { userId: number }> {
-    const user = await this.deps.users.findByEmail(normalizeEmail(input.email));
+  async execute(input: LoginInput): Promise<SignInOutcome> {
+    const email = normalizeEmail(input.email);
+    await this.deps.loginThrottle.assertOpen(email);
+    const user = await this.deps.users.findByEmail(email);
     const passwordOk = await this.deps.passwordHasher.verify(input.password, user?.passwordHash ?? null);
-    if (!user || !passwordOk) throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password');
+    if (!user || !passwordOk) {
+      await this.deps.loginThrottle.recordFailure(email);
+      throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password');
+    }
     const organization = await this.deps.organizations.findById(user.organizationId);
     if (user.status !== 'active' || organization?.status !== 'active') {
       throw new DomainError('ACCOUNT_SUSPENDED', 'This account is suspended');
     }
     if (!user.emailVerified) throw new DomainError('EMAIL_NOT_VERIFIED', 'Verify your email address before logging in');
+    await this.upgradeHash(user, input.password);
     if (input.presentedToken) {
       const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(input.presentedToken));
       if (previous) await this.deps.sessions.revoke(previous.sessionId);
     }
-    const session = await this.deps.sessionIssuer.issue(user.id);
-    return { ...session, userId: user.id };
+    const outcome = await this.deps.signInCompletion.complete(user.id, input.origin);
+    if (outcome.kind === 'session') await this.deps.loginThrottle.reset(email);
+    return outcome;
+  }
+
+  /**
+   * Rehashes at today's cost. Compare-and-set on the old hash: a password reset that landed
+   * while this login was hashing wins, and is never overwritten with the old password.
+   */
+  private async upgradeHash(user: User, password: string): Promise<void> {
+    if (user.passwordHash === null || !this.deps.passwordHasher.needsRehash(user.passwordHash)) return;
+    const upgraded = await this.deps.passwordHasher.hash(password);
+    await this.deps.users.replacePasswordHash(user.id, user.passwordHash, upgraded);
   }
 }

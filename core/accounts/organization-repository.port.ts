@@ -1,4 +1,4 @@
-import type { AccountStatus, Organization } from './user';
+import type { AccountStatus, Organization, OrganizationSettings } from './user';
 
 export interface OrganizationRepository {
   create(input: { name: string }): Promise<Organization>;
@@ -12,4 +12,8 @@ export interface OrganizationRepository {
    * organization (role changes, removals) run one after another. A no-op for an unknown id.
    */
   lock(id: number): Promise<void>;
+  /** The organization's settings, or null when it does not exist. */
+  findSettings(id: number): Promise<OrganizationSettings | null>;
+  /** Applies the given keys only; returns the settings after, or null when absent. */
+  updateSettings(id: number, changes: Partial<OrganizationSettings>): Promise<OrganizationSettings | null>;
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountsHarness } from '../../test/builders/accounts';
-import { Login } from './login.use-case';
+import { accountsHarness, sessionLogin } from '../../test/builders/accounts';
 import { AuthenticateSession } from './authenticate-session.use-case';
 import { ForgotPassword } from './forgot-password.use-case';
 import { ResetPassword } from './reset-password.use-case';
@@ -9,7 +8,7 @@ import { UpdatePassword } from './update-password.use-case';
 async function withTwoSessions() {
   const h = accountsHarness();
   const user = await h.aUser({ email: 'a@example.com', password: 'old password' });
-  const login = new Login(h.deps);
+  const login = sessionLogin(h);
   const authenticate = new AuthenticateSession(h.ports);
   const a = await login.execute({ email: 'a@example.com', password: 'old password' });
   const b = await login.execute({ email: 'a@example.com', password: 'old password' });

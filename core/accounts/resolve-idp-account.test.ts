@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { idpHarness } from '../../test/builders/idp';
 import { anIdentity } from '../../test/fakes/fake-identity-provider';
 import { AuthenticateSession } from './authenticate-session.use-case';
-import { Login } from './login.use-case';
+import { sessionLogin } from '../../test/builders/accounts';
 
 const ISSUER = 'https://idp.example.com';
 
@@ -12,7 +12,7 @@ describe('identity-provider account resolution', () => {
     const result = await h.signIn();
 
     expect(result).toMatchObject({ ok: true, outcome: 'created' });
-    if (!result.ok) throw new Error('expected a session');
+    if (!result.ok || result.kind !== 'session') throw new Error('expected a session');
     const user = await h.ports.users.findById(result.userId);
     expect(user).toMatchObject({ email: 'ada@example.com', passwordHash: null, emailVerified: true, role: 'org_admin', firstName: 'Ada', lastName: 'Lovelace' });
     await expect(h.ports.organizations.findById(user!.organizationId)).resolves.toMatchObject({ name: "Ada Lovelace's organization", status: 'active' });
@@ -33,16 +33,16 @@ describe('identity-provider account resolution', () => {
   it('links a verified local account, dropping its password and revoking its sessions', async () => {
     const h = idpHarness();
     const local = await h.aUser({ email: 'ada@example.com', password: 'correct horse', verified: true });
-    const login = await new Login(h.deps).execute({ email: 'ada@example.com', password: 'correct horse' });
+    const login = await sessionLogin(h).execute({ email: 'ada@example.com', password: 'correct horse' });
 
     const result = await h.signIn();
 
     expect(result).toMatchObject({ ok: true, outcome: 'linked', userId: local.id });
     await expect(new AuthenticateSession(h.ports).execute(login.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect(new Login(h.deps).execute({ email: 'ada@example.com', password: 'correct horse' })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    await expect(sessionLogin(h).execute({ email: 'ada@example.com', password: 'correct horse' })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
     await expect(h.ports.users.findById(local.id)).resolves.toMatchObject({ passwordHash: null });
     await expect(h.links.findBySubject(ISSUER, 'subject-1')).resolves.toMatchObject({ userId: local.id });
-    if (result.ok) await expect(new AuthenticateSession(h.ports).execute(result.session.token)).resolves.toMatchObject({ userId: local.id });
+    if (result.ok && result.kind === 'session') await expect(new AuthenticateSession(h.ports).execute(result.session.token)).resolves.toMatchObject({ userId: local.id });
   });
 
   it('never links a sys_admin by email: a provider account asserting their address gets nothing', async () => {
@@ -67,8 +67,8 @@ describe('identity-provider account resolution', () => {
     expect(result).toMatchObject({ ok: true, outcome: 'claimed', userId: local.id });
     await expect(h.ports.users.findById(local.id)).resolves.toMatchObject({ passwordHash: null, emailVerified: true });
     await expect(new AuthenticateSession(h.ports).execute(squatter)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect(new Login(h.deps).execute({ email: 'ada@example.com', password: 'squatter-pass' })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
-    if (result.ok) await expect(new AuthenticateSession(h.ports).execute(result.session.token)).resolves.toMatchObject({ userId: local.id });
+    await expect(sessionLogin(h).execute({ email: 'ada@example.com', password: 'squatter-pass' })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    if (result.ok && result.kind === 'session') await expect(new AuthenticateSession(h.ports).execute(result.session.token)).resolves.toMatchObject({ userId: local.id });
   });
 
   it.each([
@@ -109,7 +109,7 @@ describe('identity-provider account resolution', () => {
     const result = await h.signIn();
 
     expect(result).toMatchObject({ ok: true, outcome: 'invited' });
-    if (!result.ok) throw new Error('expected a session');
+    if (!result.ok || result.kind !== 'session') throw new Error('expected a session');
     await expect(h.ports.users.findById(result.userId)).resolves.toMatchObject({ organizationId: organization.id, role: 'readonly', passwordHash: null, emailVerified: true, firstName: 'Ada' });
     await expect(h.invitations.findPendingByTokenHash(invitation.tokenHash, h.clock.now())).resolves.toBeNull();
     await expect(h.signIn()).resolves.toMatchObject({ ok: true, outcome: 'returning', userId: result.userId });
@@ -133,7 +133,7 @@ describe('identity-provider account resolution: suspension', () => {
   it('refuses a returning user who has been suspended, as oauth_failed', async () => {
     const h = idpHarness();
     const first = await h.signIn();
-    if (!first.ok) throw new Error('expected a session');
+    if (!first.ok || first.kind !== 'session') throw new Error('expected a session');
     h.store.users.get(first.userId)!.status = 'suspended';
 
     await expect(h.signIn()).resolves.toMatchObject({ ok: false, reason: 'oauth_failed', cause: `user ${first.userId} is suspended` });

@@ -1,10 +1,19 @@
 import { addSeconds, type AccountsPorts } from './accounts-ports';
+import type { SessionOrigin } from './session-store.port';
 
 export interface IssuedSession {
   /** The bearer secret: goes into the cookie and nowhere else. */
   token: string;
   sessionId: number;
   expiresAt: Date;
+}
+
+/** A user agent is kept to its first 255 characters (code points, as the column counts them). */
+export const USER_AGENT_MAX_LENGTH = 255;
+
+export function sessionOrigin(userAgent: string | undefined | null, ip: string | undefined | null): SessionOrigin {
+  const agent = userAgent ? Array.from(userAgent).slice(0, USER_AGENT_MAX_LENGTH).join('') : '';
+  return { userAgent: agent === '' ? null : agent, ip: ip || null };
 }
 
 /** Creates a session with a fresh 256-bit token; only the token's hash is stored. */
@@ -14,7 +23,7 @@ export class SessionIssuer {
     private readonly maxAgeSeconds: number,
   ) {}
 
-  async issue(userId: number): Promise<IssuedSession> {
+  async issue(userId: number, origin: SessionOrigin = { userAgent: null, ip: null }): Promise<IssuedSession> {
     const token = this.ports.tokenGenerator.generate();
     const now = this.ports.clock.now();
     const expiresAt = addSeconds(now, this.maxAgeSeconds);
@@ -23,6 +32,7 @@ export class SessionIssuer {
       tokenHash: this.ports.tokenHasher.hash(token),
       createdAt: now,
       expiresAt,
+      ...sessionOrigin(origin.userAgent, origin.ip),
     });
     return { token, sessionId: id, expiresAt };
   }

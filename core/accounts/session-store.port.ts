@@ -8,8 +8,36 @@ export interface SessionPrincipal {
   organizationId: number;
   role: RoleName;
   expiresAt: Date;
+  /** When the session was last seen in use; written at most once per activity interval. */
+  lastSeenAt: Date;
   userStatus: AccountStatus;
   organizationStatus: AccountStatus;
+  /** The organization's `require_mfa` setting. */
+  organizationRequiresMfa: boolean;
+  /** Whether the user has confirmed a second factor. */
+  userHasMfa: boolean;
+}
+
+/** Where a session was opened from, as the HTTP edge saw it. Both optional: a CLI has neither. */
+export interface SessionOrigin {
+  /** At most 255 characters (longer values are cut by the caller). */
+  userAgent: string | null;
+  ip: string | null;
+}
+
+/** A session as its owner sees it in their list. */
+export interface SessionSummary extends SessionOrigin {
+  id: number;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
+export interface NewSession extends Partial<SessionOrigin> {
+  userId: number;
+  tokenHash: string;
+  createdAt: Date;
+  expiresAt: Date;
 }
 
 /**
@@ -17,11 +45,21 @@ export interface SessionPrincipal {
  * the token itself never reaches this port. A session is valid while `now < expiresAt`.
  */
 export interface SessionStore {
-  create(input: { userId: number; tokenHash: string; createdAt: Date; expiresAt: Date }): Promise<{ id: number }>;
+  /** `lastSeenAt` starts at `createdAt`. */
+  create(input: NewSession): Promise<{ id: number }>;
   /** The session with that token hash and its user's and organization's state, or null. Expired sessions are returned too: the caller compares `expiresAt`. */
   findByTokenHash(tokenHash: string): Promise<SessionPrincipal | null>;
+  /** The user's sessions with `now < expiresAt`, newest first (by `createdAt`, then id). */
+  listLiveForUser(userId: number, now: Date): Promise<SessionSummary[]>;
+  /**
+   * Sets `lastSeenAt = at` only when the stored value is before `staleBefore`, so instances that
+   * see the same session at once write it once. Returns whether it wrote. Idempotent.
+   */
+  recordActivity(sessionId: number, at: Date, staleBefore: Date): Promise<boolean>;
   /** Idempotent. */
   revoke(sessionId: number): Promise<void>;
+  /** Revokes the session only if it belongs to `userId`; returns whether one was revoked. */
+  revokeOwned(userId: number, sessionId: number): Promise<boolean>;
   /** Revokes every session of the user except `exceptSessionId`; returns how many. */
   revokeAllForUser(userId: number, exceptSessionId?: number): Promise<number>;
   /**

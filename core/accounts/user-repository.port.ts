@@ -1,5 +1,5 @@
 import type { RoleName } from './role';
-import type { User } from './user';
+import type { AccountStatus, User } from './user';
 
 /** A user as created: the User's fields but those the store assigns (id, status, creation time). */
 export type NewUser = Omit<User, 'id' | 'status' | 'createdAt'>;
@@ -15,11 +15,19 @@ export interface UserRepository {
   markEmailVerified(id: number): Promise<void>;
   /** `null` removes the password (identity-provider-only account). */
   setPasswordHash(id: number, passwordHash: string | null): Promise<void>;
+  /**
+   * Sets the hash only while the stored one is still `previousHash` (a rehash must not undo a
+   * password change that happened meanwhile). Returns whether it did.
+   */
+  replacePasswordHash(id: number, previousHash: string, passwordHash: string): Promise<boolean>;
+  /** Scoped to the organization; returns the updated user, or null when absent there. Idempotent. */
+  setStatus(organizationId: number, userId: number, status: AccountStatus): Promise<User | null>;
   listByOrganization(organizationId: number): Promise<User[]>;
   /** Scoped to the organization; returns the updated user, or null when absent there. */
   updateRole(organizationId: number, userId: number, role: RoleName): Promise<User | null>;
   /** Scoped to the organization; cascades to sessions, tokens and projects. Returns whether a row was deleted. */
   delete(organizationId: number, userId: number): Promise<boolean>;
+  /** Active members with that role (suspended members administer nothing). */
   countByRole(organizationId: number, role: RoleName): Promise<number>;
   /**
    * Every sys_admin in the system, whatever their organization. Inside a transaction their rows

@@ -24,5 +24,13 @@ export interface Organization {
   createdAt: Date;
 }
 
+/** Per-organization switches an org_admin controls; both off by default. */
+export interface OrganizationSettings {
+  /** Members may go over their plan's AI allowance, billed as overage. */
+  overageEnabled: boolean;
+  /** Members without a second factor are held to their account, sessions and MFA setup. */
+  requireMfa: boolean;
+}
+
 /** Emails are trimmed and lower-cased everywhere before storage and comparison, so one mailbox is one account. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();

@@ -10,7 +10,7 @@ async function setup() {
   const provider = new FakeBillingProvider();
   const startCheckout = new StartCheckout({ ...h.ports, provider, settings: { baseWebUrl: 'https://app.example.com' } });
   const user = await h.aUser({ email: 'owner@example.com', role: 'readonly' });
-  const caller: Caller = { userId: user.id, organizationId: user.organizationId, role: user.role, sessionId: 1 };
+  const caller: Caller = { userId: user.id, organizationId: user.organizationId, role: user.role, sessionId: 1, mfaSatisfied: true };
   return { h, provider, startCheckout, caller };
 }
 

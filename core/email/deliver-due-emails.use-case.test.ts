@@ -118,6 +118,7 @@ describe('DeliverDueEmails', () => {
       markSent: (id, at) => store.markSent(id, at),
       scheduleRetry: (id, at, error) => store.scheduleRetry(id, at, error),
       markDead: (id, error) => store.markDead(id, error),
+      pruneSentBefore: (cutoff, batchSize) => store.pruneSentBefore(cutoff, batchSize),
     };
 
     expect(await useCase({ ...POLICY, batchSize: 2 }, spy).execute()).toEqual({ sent: 2, retried: 0, dead: 0 });
@@ -306,6 +307,7 @@ describe('DeliverDueEmails', () => {
         touched.push('markDead');
         await store.markDead(emailId, error);
       },
+      pruneSentBefore: (cutoff, batchSize) => store.pruneSentBefore(cutoff, batchSize),
     };
     const deliver = useCase(POLICY, flakyStore);
 

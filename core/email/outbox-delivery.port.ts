@@ -25,12 +25,24 @@ export interface OutboxDeliveryStore {
    * Concurrent claimers never receive the same email.
    */
   claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedEmail[]>;
+  /**
+   * Terminal: `sent` at `at`. Erases the subject's bodies (text and HTML) in the same write: they
+   * carry live token links, and nobody needs them once the provider has the email.
+   */
   markSent(id: number, at: Date): Promise<void>;
   /**
    * Back to `pending`, due again at `nextAttemptAt`. Only moves an email still `sending`: a
    * sender whose lease ran out must not reopen an email another sender has since delivered.
    */
   scheduleRetry(id: number, nextAttemptAt: Date, error: string): Promise<void>;
-  /** Terminal: `dead`, kept for inspection, never retried. Only moves an email still `sending`. */
+  /**
+   * Terminal: `dead`, kept for inspection (recipient, subject, error), never retried; its bodies
+   * are erased as on `markSent`. Only moves an email still `sending`.
+   */
   markDead(id: number, error: string): Promise<void>;
+  /**
+   * Deletes up to `batchSize` `sent` emails whose `sentAt` is before `cutoff`; returns how many.
+   * Call repeatedly until it returns less than `batchSize`.
+   */
+  pruneSentBefore(cutoff: Date, batchSize: number): Promise<number>;
 }

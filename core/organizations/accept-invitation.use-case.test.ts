@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { organizationsHarness } from '../../test/builders/organizations';
-import { Login } from '../accounts/login.use-case';
+import { sessionLogin } from '../../test/builders/accounts';
 import { AcceptInvitation } from './accept-invitation.use-case';
 import { ChangeMemberRole } from './change-member-role.use-case';
 import { RemoveMember } from './remove-member.use-case';
@@ -28,7 +28,7 @@ describe('AcceptInvitation', () => {
       firstName: 'Ada',
       lastName: null,
     });
-    await expect(new Login(h.deps).execute({ email: 'new@example.com', password: 'password-123' })).resolves.toMatchObject({ userId });
+    await expect(sessionLogin(h).execute({ email: 'new@example.com', password: 'password-123' })).resolves.toMatchObject({ userId });
   });
 
   it('works once', async () => {

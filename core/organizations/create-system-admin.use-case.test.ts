@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { organizationsHarness } from '../../test/builders/organizations';
-import { Login } from '../accounts/login.use-case';
+import { sessionLogin } from '../../test/builders/accounts';
 import { CreateSystemAdmin } from './create-system-admin.use-case';
 
 describe('CreateSystemAdmin', () => {
@@ -16,7 +16,7 @@ describe('CreateSystemAdmin', () => {
     const organization = await h.ports.organizations.findById(user!.organizationId);
     expect(organization).toMatchObject({ name: 'System', status: 'active' });
     expect(await h.ports.users.listByOrganization(organization!.id)).toHaveLength(1);
-    await expect(new Login(h.deps).execute({ email: 'root@example.com', password: 'password-123' })).resolves.toMatchObject({
+    await expect(sessionLogin(h).execute({ email: 'root@example.com', password: 'password-123' })).resolves.toMatchObject({
       userId: result.userId,
     });
   });

@@ -40,7 +40,7 @@ describe('membership rules', () => {
   it('throws the stable codes', () => {
     expect(() => assertMayGrant('org_admin', 'sys_admin')).toThrow(expect.objectContaining({ code: 'ACCESS_DENIED' }));
     expect(() => assertKeepsAdministrator('org_admin', 'member', 1)).toThrow(expect.objectContaining({ code: 'LAST_ORG_ADMIN' }));
-    expect(() => requireRole({ userId: 1, organizationId: 1, role: 'member', sessionId: 1 }, 'org_admin')).toThrow(
+    expect(() => requireRole({ userId: 1, organizationId: 1, role: 'member', sessionId: 1, mfaSatisfied: true }, 'org_admin')).toThrow(
       expect.objectContaining({ code: 'ACCESS_DENIED', details: { required_role: 'org_admin' } }),
     );
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { organizationsHarness } from '../../test/builders/organizations';
-import { Login } from '../accounts/login.use-case';
+import { sessionLogin } from '../../test/builders/accounts';
 import { ActivateOrganization } from './activate-organization.use-case';
 import { ListOrganizations } from './list-organizations.use-case';
 import { SuspendOrganization } from './suspend-organization.use-case';
@@ -22,7 +22,7 @@ describe('ListOrganizations, SuspendOrganization, ActivateOrganization', () => {
     const acme = await h.anOrganization(['org_admin', 'member']);
     const sysAdmin = await h.loginAs(system.users[0]!);
     const memberSession = await h.loginAs(acme.users[1]!);
-    const login = new Login(h.deps);
+    const login = sessionLogin(h);
     const credentials = { email: acme.users[1]!.email, password: 'password-123' };
 
     const suspended = await new SuspendOrganization(h.ports).execute(sysAdmin, { organizationId: acme.organizationId });

@@ -1,6 +1,7 @@
 import type { AccountsPorts, AccountsSettings } from '../accounts/accounts-ports';
 import type { RateLimiter } from '../shared/rate-limiter.port';
 import type { InvitationRepository } from './invitation-repository.port';
+import type { Logger } from '../shared/logger.port';
 
 /** The accounts ports plus invitations; each use case takes the `Pick` it needs. */
 export interface OrganizationsPorts extends Omit<AccountsPorts, 'tokens'> {
@@ -15,4 +16,6 @@ export interface OrganizationsDeps extends OrganizationsPorts {
   /** Bounds invitations per organization and per recipient. */
   rateLimiter: RateLimiter;
   settings: InvitationSettings;
+  /** Settings changes are logged with who made them. */
+  logger: Logger;
 }

@@ -5,7 +5,7 @@ import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
 import { CreateProject } from './create-project.use-case';
 
-const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1 });
+const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1, mfaSatisfied: true });
 
 function setup() {
   const projects = new InMemoryProjectRepository(new InMemoryStore());

@@ -7,7 +7,7 @@ import { CreateProject } from './create-project.use-case';
 import { encodeProjectCursor } from './project-cursor';
 import { ListProjects } from './list-projects.use-case';
 
-const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1 });
+const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1, mfaSatisfied: true });
 
 /** Five projects of organization 1, a minute apart (p1 oldest), and one of organization 2. */
 async function setup() {

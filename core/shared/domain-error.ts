@@ -25,6 +25,12 @@ export type ErrorCode =
   /** A use case's own RateLimiter refused: too many attempts; `details.retry_after` in seconds. */
   | 'TOO_MANY_ATTEMPTS'
   | 'QUOTA_EXCEEDED'
+  /** A TOTP or recovery code that is wrong, outside its window, or already used. */
+  | 'INVALID_MFA_CODE'
+  /** The organization requires a second factor and the caller has none yet. */
+  | 'MFA_REQUIRED'
+  /** The change conflicts with the current state (MFA already on, nothing pending to confirm). */
+  | 'CONFLICT'
   | 'FEATURE_DISABLED'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_ERROR';

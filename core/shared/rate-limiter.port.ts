@@ -8,10 +8,16 @@ export type RateDecision = { allowed: true } | { allowed: false; retryAfterSecon
 
 /**
  * Fixed-window counters keyed by `bucket` (the rule's name) and `key` (usually the client IP).
- * Shared across instances when the adapter's store is shared.
+ * Shared across instances when the adapter's store is shared. A window starts at the first
+ * event counted in it and lasts `windowSeconds`.
  */
 export interface RateLimiter {
+  /** Counts one event; refused once the window already holds `count` events. */
   consume(bucket: string, key: string, rule: RateRule): Promise<RateDecision>;
+  /** Whether one more event would be allowed now, without counting anything. */
+  check(bucket: string, key: string, rule: RateRule): Promise<RateDecision>;
+  /** Forgets the key's events in this bucket. Idempotent. */
+  reset(bucket: string, key: string, rule: RateRule): Promise<void>;
 }
 
 const UNITS: Record<string, number> = { s: 1, second: 1, m: 60, minute: 60, h: 3600, hour: 3600, d: 86400, day: 86400 };

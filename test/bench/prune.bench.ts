@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     const database = db.database;
     const userId = await insertUser(database, await insertOrganization(database, 'Bench'));
     const token = randomBytes(32).toString('base64url');
-    await database.run('insert into session (user_id, token_hash, created_at, expires_at) values ($1, $2, $3, $4)', [
+    await database.run('insert into session (user_id, token_hash, created_at, last_seen_at, expires_at) values ($1, $2, $3, $3, $4)', [
       userId,
       createHash('sha256').update(token).digest('hex'),
       new Date(),
@@ -59,8 +59,8 @@ async function main(): Promise<void> {
     // In chunks: the app's connections carry a 15 s statement timeout.
     for (let from = 1; from <= EXPIRED; from += SEED_CHUNK) {
       await database.run(
-        `insert into session (token_hash, user_id, created_at, expires_at)
-         select md5(g::text) || md5((-g)::text), $1, now() - interval '40 days', now() - interval '30 days' - g * interval '1 second'
+        `insert into session (token_hash, user_id, created_at, last_seen_at, expires_at)
+         select md5(g::text) || md5((-g)::text), $1, now() - interval '40 days', now() - interval '40 days', now() - interval '30 days' - g * interval '1 second'
            from generate_series($2::int, $3::int) g`,
         [userId, from, Math.min(EXPIRED, from + SEED_CHUNK - 1)],
       );

@@ -52,8 +52,8 @@ async function usersWithSessions(db: pg.Client, orgIds: number[], perOrg: number
   );
   const tokens = rows.map(() => newToken());
   await db.query(
-    `insert into session (user_id, token_hash, created_at, expires_at)
-     select u, h, now(), now() + interval '1 day' from unnest($1::int[], $2::text[]) as t(u, h)`,
+    `insert into session (user_id, token_hash, created_at, last_seen_at, expires_at)
+     select u, h, now(), now(), now() + interval '1 day' from unnest($1::int[], $2::text[]) as t(u, h)`,
     [rows.map((r) => r.id), tokens.map(sha256)],
   );
   return { emails: rows.map((r) => r.email), tokens };

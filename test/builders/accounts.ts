@@ -11,25 +11,51 @@ import type { PasswordHasher } from '../../core/accounts/crypto.port';
 import type { RoleName } from '../../core/accounts/role';
 import type { User } from '../../core/accounts/user';
 import { SessionIssuer } from '../../core/accounts/session-issuer';
+import { Login, type LoginInput } from '../../core/accounts/login.use-case';
 import { FakeClock } from '../support/fake-clock';
+import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
+import { InMemoryMfaRepository } from '../../adapters/in-memory/in-memory-mfa-repository';
+import { InMemoryMfaChallengeStore } from '../../adapters/in-memory/in-memory-mfa-challenge-store';
+import { OtpauthTotpVerifier } from '../../adapters/crypto/otpauth-totp-verifier';
+import { AesGcmAtRestEncryption } from '../../adapters/crypto/aes-gcm-at-rest-encryption';
+import { NodeRecoveryCodeGenerator } from '../../adapters/crypto/node-recovery-code-generator';
+import { LoginThrottle } from '../../core/accounts/login-throttle';
+import type { MfaDeps } from '../../core/mfa/mfa-ports';
+import { SessionActivity } from '../../core/accounts/session-activity';
+import { recordingLogger } from '../support/recording-logger';
+import { SignInCompletion } from '../../core/mfa/sign-in-completion';
+import { randomBytes } from 'node:crypto';
 
 /**
  * A fast, deterministic PasswordHasher for use-case tests (bcrypt itself is tested in its own
  * suite). It still distinguishes passwords, and `verify(p, null)` is false, like the real one.
  */
 export class PlainPasswordHasher implements PasswordHasher {
+  /** Stands for bcrypt's cost: hashes are `plain:<password>` at cost 1, `plain<cost>:<password>` above. */
+  cost = 1;
   async hash(password: string): Promise<string> {
-    return `plain:${password}`;
+    return `plain${this.cost === 1 ? '' : this.cost}:${password}`;
   }
   async verify(password: string, hash: string | null): Promise<boolean> {
-    return hash !== null && hash === `plain:${password}`;
+    const match = hash === null ? null : /^plain\d*:(.*)$/s.exec(hash);
+    return match !== null && match[1] === password;
+  }
+  needsRehash(hash: string): boolean {
+    const match = /^plain(\d*):/.exec(hash);
+    return match !== null && Number(match[1] || '1') < this.cost;
   }
 }
 
 export interface AccountsHarness {
   ports: AccountsPorts;
-  /** The ports plus settings and session issuer: what every accounts use case is built from. */
+  /** The ports plus settings, session issuer, throttle and sign-in completion: what every accounts use case is built from. */
   deps: AccountsDeps;
+  /** The accounts ports plus the MFA ones over the same store, and the MFA settings: what every MFA use case is built from. */
+  mfaPorts: MfaDeps;
+  totp: OtpauthTotpVerifier;
+  rateLimiter: BoundedMemoryRateLimiter;
+  throttle: LoginThrottle;
+  signInCompletion: SignInCompletion;
   settings: AccountsSettings;
   clock: FakeClock;
   store: InMemoryStore;
@@ -55,6 +81,7 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}): Acco
     clock,
     outbox,
     unitOfWork: store.unitOfWork,
+    rateLimiter: new BoundedMemoryRateLimiter(clock),
   };
   const settings: AccountsSettings = {
     mode: 'b2c',
@@ -64,10 +91,37 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}): Acco
     ...overrides,
   };
   const issuer = new SessionIssuer(ports, settings.sessionMaxAgeSeconds);
+  const throttle = new LoginThrottle(ports);
+  const totp = new OtpauthTotpVerifier();
+  const mfaDeps: MfaDeps = {
+    ...ports,
+    mfa: new InMemoryMfaRepository(store),
+    challenges: new InMemoryMfaChallengeStore(store),
+    totp,
+    atRestEncryption: new AesGcmAtRestEncryption(randomBytes(32)),
+    recoveryCodes: new NodeRecoveryCodeGenerator(),
+    settings: { issuer: settings.appName },
+    sessionIssuer: issuer,
+    loginThrottle: throttle,
+  };
+  const signInCompletion = new SignInCompletion(mfaDeps);
+  const deps: AccountsDeps = {
+    ...ports,
+    settings,
+    sessionIssuer: issuer,
+    sessionActivity: new SessionActivity({ sessions: ports.sessions, clock, logger: recordingLogger() }),
+    loginThrottle: throttle,
+    signInCompletion,
+  };
   let counter = 0;
   return {
     ports,
-    deps: { ...ports, settings, sessionIssuer: issuer },
+    deps,
+    mfaPorts: mfaDeps,
+    totp,
+    rateLimiter: ports.rateLimiter as BoundedMemoryRateLimiter,
+    throttle,
+    signInCompletion,
     settings,
     clock,
     store,
@@ -92,6 +146,22 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}): Acco
         role: options.role ?? 'member',
         emailVerified: options.verified ?? true,
       });
+    },
+  };
+}
+
+/**
+ * Login for tests of users without a second factor: the outcome must be a session, returned
+ * flat (`token`, `sessionId`, `expiresAt`, `userId`).
+ */
+export function sessionLogin(h: AccountsHarness) {
+  const login = new Login(h.deps);
+  return {
+    login,
+    async execute(input: LoginInput) {
+      const outcome = await login.execute(input);
+      if (outcome.kind !== 'session') throw new Error(`expected a session, got ${outcome.kind}`);
+      return { ...outcome.session, userId: outcome.userId };
     },
   };
 }

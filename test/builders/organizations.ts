@@ -1,3 +1,4 @@
+import { recordingLogger } from '../support/recording-logger';
 import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory-invitation-repository';
 import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
@@ -39,7 +40,7 @@ export function organizationsHarness(): OrganizationsHarness {
     orgPorts,
     invitations,
     limiter,
-    orgDeps: { ...orgPorts, rateLimiter: limiter, settings: base.settings },
+    orgDeps: { ...orgPorts, rateLimiter: limiter, settings: base.settings, logger: recordingLogger() },
     async anOrganization(roles, name) {
       counter += 1;
       const organizationId = (await base.ports.organizations.create({ name: name ?? `Tenant ${counter}` })).id;

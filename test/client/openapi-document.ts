@@ -24,7 +24,7 @@ function offlineInfrastructure(): Infrastructure {
     },
   });
   const mailer = { send: async () => Promise.reject(new Error('The OpenAPI document was built without a mailer')) };
-  return { clock: new SystemClock(), database, redis: undefined, rateLimitRedis: undefined, mailer, close: async () => undefined };
+  return { clock: new SystemClock(), database, redis: undefined, rateLimitRedis: undefined, mailer, encryptionKey: Buffer.alloc(32), close: async () => undefined };
 }
 
 /** Exactly what `GET /openapi.json` serves, built in-process with default settings. */
@@ -33,7 +33,7 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
   const container = createContainer(config, createLogger('silent'), offlineInfrastructure());
   const route = composeRoutes(container, config).find((r) => r.operationId === 'getOpenApi');
   if (!route) throw new Error('The getOpenApi route is missing');
-  const reply = await route.handler({ body: undefined, params: undefined, query: undefined, caller: undefined, ctx: undefined as never });
+  const reply = await route.handler({ body: undefined, params: undefined, query: undefined, caller: undefined, clientIp: '127.0.0.1', ctx: undefined as never });
   return reply.body as Record<string, unknown>;
 }
 

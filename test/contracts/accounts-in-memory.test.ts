@@ -12,6 +12,9 @@ import { describeOrganizationRepositoryContract } from './organization-repositor
 import { describeSessionStoreContract } from './session-store.contract';
 import { describeUnitOfWorkContract } from './unit-of-work.contract';
 import { aNewUser, describeUserRepositoryContract } from './user-repository.contract';
+import { describeMfaStoresContract } from './mfa-stores.contract';
+import { InMemoryMfaRepository } from '../../adapters/in-memory/in-memory-mfa-repository';
+import { InMemoryMfaChallengeStore } from '../../adapters/in-memory/in-memory-mfa-challenge-store';
 
 function inMemoryAccounts(clock = new FakeClock(), store = new InMemoryStore({ clock })) {
   const outbox = new InMemoryEmailOutbox(store);
@@ -21,6 +24,8 @@ function inMemoryAccounts(clock = new FakeClock(), store = new InMemoryStore({ c
     users: new InMemoryUserRepository(store),
     sessions: new InMemorySessionStore(store),
     tokens: new InMemoryOneTimeTokenStore(store),
+    mfa: new InMemoryMfaRepository(store),
+    challenges: new InMemoryMfaChallengeStore(store),
     outbox,
     unitOfWork: store.unitOfWork,
     async deleteOrganization(id: number) {
@@ -46,6 +51,7 @@ describeSessionStoreContract('in-memory', setup);
 describeOneTimeTokenStoreContract('in-memory', setup);
 describeEmailOutboxContract('in-memory', setup);
 describeUnitOfWorkContract('in-memory', setup);
+describeMfaStoresContract('in-memory', setup);
 
 // What the contracts cannot see through the ports: the store's own guarantees.
 describe('InMemoryStore and its UnitOfWork', () => {

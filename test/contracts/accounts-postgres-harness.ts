@@ -13,6 +13,9 @@ import { describeOrganizationRepositoryContract } from './organization-repositor
 import { describeSessionStoreContract } from './session-store.contract';
 import { describeUnitOfWorkContract } from './unit-of-work.contract';
 import { describeUserRepositoryContract } from './user-repository.contract';
+import { describeMfaStoresContract } from './mfa-stores.contract';
+import { PostgresMfaRepository } from '../../adapters/postgres/postgres-mfa-repository';
+import { PostgresMfaChallengeStore } from '../../adapters/postgres/postgres-mfa-challenge-store';
 
 /**
  * Runs every accounts contract suite on a PostgreSQL-speaking database (server or PGlite), and
@@ -35,6 +38,7 @@ export function describeAccountsOnPostgres(name: string, database: () => Databas
     describeOneTimeTokenStoreContract(name, setup);
     describeEmailOutboxContract(name, setup);
     describeUnitOfWorkContract(name, setup);
+    describeMfaStoresContract(name, setup);
   });
 }
 
@@ -44,6 +48,8 @@ function postgresAccounts(database: Database, clock: FakeClock) {
     users: new PostgresUserRepository(database),
     sessions: new PostgresSessionStore(database),
     tokens: new PostgresOneTimeTokenStore(database),
+    mfa: new PostgresMfaRepository(database),
+    challenges: new PostgresMfaChallengeStore(database),
     outbox: new PostgresEmailOutbox(database),
     unitOfWork: database,
     async deleteOrganization(id: number) {

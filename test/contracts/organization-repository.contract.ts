@@ -70,6 +70,18 @@ export function describeOrganizationRepositoryContract(
       expect(await h.organizations.setStatus(org.id, 'active')).toEqual(org);
     });
 
+    it('has both settings off at first, and changes only the keys given', async () => {
+      const org = await h.organizations.create({ name: 'Acme' });
+      const other = await h.organizations.create({ name: 'Globex' });
+      await expect(h.organizations.findSettings(org.id)).resolves.toEqual({ overageEnabled: false, requireMfa: false });
+      await expect(h.organizations.updateSettings(org.id, { requireMfa: true })).resolves.toEqual({ overageEnabled: false, requireMfa: true });
+      await expect(h.organizations.updateSettings(org.id, { overageEnabled: true })).resolves.toEqual({ overageEnabled: true, requireMfa: true });
+      await expect(h.organizations.updateSettings(org.id, {})).resolves.toEqual({ overageEnabled: true, requireMfa: true });
+      await expect(h.organizations.findSettings(other.id)).resolves.toEqual({ overageEnabled: false, requireMfa: false });
+      await expect(h.organizations.findSettings(987_654)).resolves.toBeNull();
+      await expect(h.organizations.updateSettings(987_654, { requireMfa: true })).resolves.toBeNull();
+    });
+
     it('answers null when setting the status of an unknown organization', async () => {
       await expect(h.organizations.setStatus(987_654, 'suspended')).resolves.toBeNull();
     });

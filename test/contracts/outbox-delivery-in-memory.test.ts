@@ -20,8 +20,9 @@ describeOutboxDeliveryStoreContract('in-memory', async () => {
     },
     async inspect(id) {
       const state = await store.inspect(id);
-      if (!state) throw new Error(`no outbox email ${id}`);
-      return state;
+      const row = memory.emailOutbox.get(id);
+      if (!state || !row) throw new Error(`no outbox email ${id}`);
+      return { ...state, text: row.text, html: row.html };
     },
     teardown: async () => {},
   };

@@ -25,7 +25,8 @@ async function harness(database: Database): Promise<OutboxDeliveryHarness> {
     },
     async inspect(id) {
       const [row] = await database.select<Stored>(
-        `select status, attempts, next_attempt_at as "nextAttemptAt", last_error as "lastError", sent_at as "sentAt"
+        `select status, attempts, next_attempt_at as "nextAttemptAt", last_error as "lastError", sent_at as "sentAt",
+                text_body as "text", html_body as "html"
            from email_outbox where id = $1`,
         [id],
       );

@@ -9,6 +9,9 @@ export interface StoredOutboxEmail {
   nextAttemptAt: Date;
   lastError: string | null;
   sentAt: Date | null;
+  /** The stored bodies; empty once erased. */
+  text: string;
+  html: string;
 }
 
 export interface OutboxDeliveryHarness {
@@ -124,6 +127,37 @@ export function describeOutboxDeliveryStoreContract(name: string, setup: () => P
 
       expect(await h.inspect(id)).toMatchObject({ status: 'sent', attempts: 1, sentAt: at(1_000), lastError: null });
       expect(await h.store.claimDue(FAR_FUTURE, at(2 * 365 * 24 * 60 * MINUTE), 10)).toEqual([]);
+    });
+
+    it('erases the bodies once an email is sent or dead, and keeps those still to send', async () => {
+      const sent = await h.enqueue(at(-MINUTE), anOutboxMessage({ text: 'https://app/reset?token=live', html: '<a href="https://app/reset?token=live">x</a>' }));
+      const dead = await h.enqueue(at(-MINUTE));
+      const waiting = await h.enqueue(at(-MINUTE), anOutboxMessage({ text: 'still needed', html: '<p>still needed</p>' }));
+      await h.store.claimDue(T0, LEASE_END, 2);
+      await h.store.markSent(sent, at(1_000));
+      await h.store.markDead(dead, 'HTTP 422');
+
+      expect(await h.inspect(sent)).toMatchObject({ status: 'sent', text: '', html: '' });
+      expect(await h.inspect(dead)).toMatchObject({ status: 'dead', text: '', html: '' });
+      expect(await h.inspect(waiting)).toMatchObject({ status: 'pending', text: 'still needed', html: '<p>still needed</p>' });
+    });
+
+    it('prunes sent emails sent before the cutoff, in bounded batches, and nothing else', async () => {
+      const sentIds: number[] = [];
+      for (let i = 0; i < 3; i += 1) sentIds.push(await h.enqueue(at(-MINUTE)));
+      const dead = await h.enqueue(at(-MINUTE));
+      const recent = await h.enqueue(at(-MINUTE));
+      const pending = await h.enqueue(at(-MINUTE));
+      await h.store.claimDue(T0, LEASE_END, 5);
+      for (const [i, id] of sentIds.entries()) await h.store.markSent(id, at(i * 1_000));
+      await h.store.markDead(dead, 'gone');
+      await h.store.markSent(recent, at(10_000));
+
+      expect(await h.store.pruneSentBefore(at(10_000), 2)).toBe(2);
+      expect(await h.store.pruneSentBefore(at(10_000), 2)).toBe(1);
+      expect(await h.store.pruneSentBefore(at(10_000), 2)).toBe(0);
+      for (const id of sentIds) await expect(h.inspect(id)).rejects.toThrow();
+      for (const id of [dead, recent, pending]) await expect(h.inspect(id)).resolves.toBeDefined();
     });
 
     it('scheduleRetry: pending again, due at the given time, keeping the error and the attempt count', async () => {

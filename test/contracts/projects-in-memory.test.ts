@@ -27,7 +27,7 @@ projectRepositoryContract('in-memory', async () => {
     repository,
     async newTenant() {
       const organizationId = store.nextId('organization');
-      store.organizations.set(organizationId, { id: organizationId, name: 'Acme', status: 'active', createdAt: store.now(), updatedAt: store.now() });
+      store.organizations.set(organizationId, { id: organizationId, name: 'Acme', status: 'active', overageEnabled: false, requireMfa: false, createdAt: store.now(), updatedAt: store.now() });
       return { organizationId, userId: await newUser(organizationId) };
     },
     newUser,

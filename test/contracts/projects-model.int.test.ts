@@ -75,7 +75,7 @@ const anyRole = fc.constantFrom(...ROLES);
 
 function commands(backend: Backend, role: fc.Arbitrary<RoleName>): fc.Arbitrary<Cmd>[] {
   const actor = fc.record({ tenant: fc.nat(TENANTS - 1), user: fc.nat(USERS_PER_TENANT - 1), role });
-  const callerOf = (who: Actor): Caller => ({ ...backend.members[who.tenant]![who.user]!, role: who.role, sessionId: 1 });
+  const callerOf = (who: Actor): Caller => ({ ...backend.members[who.tenant]![who.user]!, role: who.role, sessionId: 1, mfaSatisfied: true });
   const visible = (model: Model, caller: Caller, id: number) => {
     const project = model.projects.get(id);
     return project?.organizationId === caller.organizationId ? project : undefined;
@@ -209,7 +209,7 @@ function modelProperties(backend: Backend): void {
           const real = await freshSystem(backend);
           for (const [tenant, user, projectName] of seed) {
             const member = backend.members[tenant]![user]!;
-            await real.create.execute({ ...member, role: 'member', sessionId: 1 }, { name: projectName });
+            await real.create.execute({ ...member, role: 'member', sessionId: 1, mfaSatisfied: true }, { name: projectName });
           }
           const before = (await real.everything()).sort(byId);
           const model: Model = { projects: new Map(before.map((p) => [p.id, p])), nextId: before.length + 1 };

@@ -36,6 +36,26 @@ export function describeRateLimiterContract(name: string, make: () => Promise<{ 
       }
     });
 
+    it('check counts nothing and refuses once the window is full; reset empties it', async () => {
+      const { limiter, teardown } = await make();
+      try {
+        const key = unique();
+        const rule = { count: 3, windowSeconds: 900 };
+        for (let i = 0; i < 5; i += 1) expect(await limiter.check('account', key, rule)).toEqual({ allowed: true });
+        for (let i = 0; i < 3; i += 1) await limiter.consume('account', key, rule);
+        const refused = await limiter.check('account', key, rule);
+        expect(refused.allowed).toBe(false);
+        if (!refused.allowed) expect(refused.retryAfterSeconds).toBeGreaterThan(0);
+        expect((await limiter.check('account', unique(), rule)).allowed).toBe(true);
+        await limiter.reset('account', key, rule);
+        await limiter.reset('account', key, rule);
+        expect(await limiter.check('account', key, rule)).toEqual({ allowed: true });
+        expect(await limiter.consume('account', key, rule)).toEqual({ allowed: true });
+      } finally {
+        await teardown();
+      }
+    });
+
     it('opens again after the window', async () => {
       const { limiter, teardown } = await make();
       try {

@@ -52,9 +52,44 @@ export function describeSessionStoreContract(name: string, setup: () => Promise<
         organizationId: user.organizationId,
         role: 'org_admin',
         expiresAt,
+        lastSeenAt: at(-HOUR_MS),
         userStatus: 'active',
         organizationStatus: 'active',
+        organizationRequiresMfa: false,
+        userHasMfa: false,
       } satisfies SessionPrincipal);
+    });
+
+    it('keeps where a session came from and lists the live ones newest first', async () => {
+      const older = await h.sessions.create({ userId: user.id, tokenHash: aTokenHash(), createdAt: at(-2 * HOUR_MS), expiresAt: at(HOUR_MS), userAgent: 'Firefox/140', ip: '2001:db8::1' });
+      const newer = await h.sessions.create({ userId: user.id, tokenHash: aTokenHash(), createdAt: at(-HOUR_MS), expiresAt: at(HOUR_MS) });
+      await h.sessions.create({ userId: user.id, tokenHash: aTokenHash(), createdAt: at(-3 * HOUR_MS), expiresAt: at(0) });
+      await h.sessions.create({ userId: other.id, tokenHash: aTokenHash(), createdAt: at(-HOUR_MS), expiresAt: at(HOUR_MS) });
+
+      expect(await h.sessions.listLiveForUser(user.id, at(0))).toEqual([
+        { id: newer.id, createdAt: at(-HOUR_MS), lastSeenAt: at(-HOUR_MS), expiresAt: at(HOUR_MS), userAgent: null, ip: null },
+        { id: older.id, createdAt: at(-2 * HOUR_MS), lastSeenAt: at(-2 * HOUR_MS), expiresAt: at(HOUR_MS), userAgent: 'Firefox/140', ip: '2001:db8::1' },
+      ]);
+    });
+
+    it('records activity only over a stale lastSeenAt, once for concurrent writers', async () => {
+      const { id, tokenHash } = await open(user, at(HOUR_MS));
+      const staleBefore = at(-HOUR_MS + 1);
+      const writes = await Promise.all([0, 1, 2].map(() => h.sessions.recordActivity(id, at(0), staleBefore)));
+      expect(writes.filter(Boolean)).toHaveLength(1);
+      expect((await h.sessions.findByTokenHash(tokenHash))?.lastSeenAt).toEqual(at(0));
+      await expect(h.sessions.recordActivity(id, at(1_000), at(0))).resolves.toBe(false);
+      await expect(h.sessions.recordActivity(987_654, at(0), at(1))).resolves.toBe(false);
+    });
+
+    it("revokes an owned session, and refuses another user's", async () => {
+      const mine = await open(user, at(HOUR_MS));
+      const theirs = await open(other, at(HOUR_MS));
+      await expect(h.sessions.revokeOwned(user.id, theirs.id)).resolves.toBe(false);
+      expect(await alive(theirs.tokenHash)).toBe(true);
+      await expect(h.sessions.revokeOwned(user.id, mine.id)).resolves.toBe(true);
+      await expect(h.sessions.revokeOwned(user.id, mine.id)).resolves.toBe(false);
+      expect(await alive(mine.tokenHash)).toBe(false);
     });
 
     it('reads the current role and organization status, not those at login', async () => {
@@ -185,8 +220,11 @@ async function checkAgainstModel(h: SessionStoreHarness, commands: SessionComman
             organizationId: org.id,
             role: session.owner.role,
             expiresAt: session.expiresAt,
+            lastSeenAt: at(-HOUR_MS),
             userStatus: 'active',
             organizationStatus: 'active',
+            organizationRequiresMfa: false,
+            userHasMfa: false,
           }
         : null,
     );

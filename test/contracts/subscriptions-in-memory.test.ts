@@ -8,7 +8,7 @@ subscriptionRepositoryContract('in-memory', async () => {
     repository: new InMemorySubscriptionRepository(store),
     async newOrganization() {
       const id = store.nextId('organization');
-      store.organizations.set(id, { id, name: 'Acme', status: 'active', createdAt: store.now(), updatedAt: store.now() });
+      store.organizations.set(id, { id, name: 'Acme', status: 'active', overageEnabled: false, requireMfa: false, createdAt: store.now(), updatedAt: store.now() });
       return id;
     },
     async deleteOrganization(organizationId) {

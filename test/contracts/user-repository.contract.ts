@@ -227,6 +227,29 @@ export function describeUserRepositoryContract(name: string, setup: () => Promis
 
       await h.users.updateRole(orgId, member.id, 'org_admin');
       await expect(h.users.countByRole(orgId, 'org_admin')).resolves.toBe(3);
+
+      await h.users.setStatus(orgId, member.id, 'suspended');
+      await expect(h.users.countByRole(orgId, 'org_admin')).resolves.toBe(2);
+    });
+
+    it('sets the status within the organization only, idempotently', async () => {
+      const user = await h.users.create(aNewUser(orgId));
+      await expect(h.users.setStatus(otherOrgId, user.id, 'suspended')).resolves.toBeNull();
+      await expect(h.users.setStatus(orgId, 987_654, 'suspended')).resolves.toBeNull();
+      await expect(h.users.setStatus(orgId, user.id, 'suspended')).resolves.toEqual({ ...user, status: 'suspended' });
+      await expect(h.users.setStatus(orgId, user.id, 'suspended')).resolves.toMatchObject({ status: 'suspended' });
+      await expect(h.users.findById(user.id)).resolves.toMatchObject({ status: 'suspended' });
+      await expect(h.users.setStatus(orgId, user.id, 'active')).resolves.toEqual(user);
+    });
+
+    it('replaces the password hash only while it is still the expected one', async () => {
+      const user = await h.users.create(aNewUser(orgId, { passwordHash: 'old-hash' }));
+      await expect(h.users.replacePasswordHash(user.id, 'other-hash', 'new-hash')).resolves.toBe(false);
+      await expect(h.users.findById(user.id)).resolves.toMatchObject({ passwordHash: 'old-hash' });
+      await expect(h.users.replacePasswordHash(user.id, 'old-hash', 'new-hash')).resolves.toBe(true);
+      await expect(h.users.replacePasswordHash(user.id, 'old-hash', 'newer-hash')).resolves.toBe(false);
+      await expect(h.users.findById(user.id)).resolves.toMatchObject({ passwordHash: 'new-hash' });
+      await expect(h.users.replacePasswordHash(987_654, 'old-hash', 'x')).resolves.toBe(false);
     });
 
     it('counts sys_admins across every organization', async () => {

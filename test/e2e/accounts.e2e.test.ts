@@ -226,6 +226,7 @@ describe('accounts over HTTP (beta/prod cookies, B2B)', () => {
       APP_CRON_SECRET: 'c'.repeat(32),
       APP_JWT_SECRET_KEY: 'j'.repeat(32),
       APP_EMAIL_PROVIDER: 'stub',
+      APP_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
     });
   });
   afterAll(() => app?.close());

@@ -108,7 +108,7 @@ describe('the B2B story over HTTP (APP_MODE=b2b)', () => {
       ['reader@acme.test', 'readonly'],
       ['member@acme.test', 'member'],
     ]);
-    expect(Object.keys(members[0]!).sort()).toEqual(['created_at', 'email', 'first_name', 'last_name', 'role', 'user_id']);
+    expect(Object.keys(members[0]!).sort()).toEqual(['created_at', 'email', 'first_name', 'last_name', 'role', 'status', 'user_id']);
 
     const promoted = await boss.send('PUT', `/members/${reader.userId}`, { role: 'member' });
     expect(await promoted.json()).toMatchObject({ user_id: reader.userId, role: { name: 'member', precedence: 1 } });

@@ -19,7 +19,7 @@ describe.skipIf(!postgres)('/cron and the in-process jobs', () => {
     const ids: number[] = [];
     for (const offset of offsets) {
       const [row] = await sql<{ id: string }>(
-        `insert into session (token_hash, user_id, created_at, expires_at) values ($1, $2, now(), now() + $3::interval) returning id`,
+        `insert into session (token_hash, user_id, created_at, last_seen_at, expires_at) values ($1, $2, now(), now(), now() + $3::interval) returning id`,
         [randomUUID().replaceAll('-', '').padEnd(64, '0'), userId, offset],
       );
       ids.push(Number(row!.id));

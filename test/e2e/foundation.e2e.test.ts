@@ -130,7 +130,7 @@ async function startAppWithTestRoutes(db: TestDatabase): Promise<CustomApp> {
   const { logger, logs } = createMemoryLogger();
   const database = new Database(await openOrm({ clientUrl: viaProxy.toString(), poolMax: 2 }), new SystemClock());
   const mailer = new StubMailer(logger);
-  const infra: Infrastructure = { clock: new SystemClock(), database, redis: undefined, rateLimitRedis: undefined, mailer, close: () => database.close() };
+  const infra: Infrastructure = { clock: new SystemClock(), database, redis: undefined, rateLimitRedis: undefined, mailer, encryptionKey: Buffer.alloc(32), close: () => database.close() };
   const container = createContainer(config, logger, infra);
   container.bind(TOKENS.Routes).toConstantValue(testRoutes(database));
   const app = createHttpApp({
@@ -397,6 +397,7 @@ describe.skipIf(!postgres)('foundation over HTTP', () => {
       APP_CRON_SECRET: 'c'.repeat(32),
       APP_JWT_SECRET_KEY: 'j'.repeat(32),
       APP_EMAIL_PROVIDER: 'stub',
+      APP_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
     });
     try {
       const ok = await prod.request('/ping', { headers: { Origin: 'https://app.example.test' } });

@@ -9,8 +9,10 @@ import { HttpSession } from '../support/http-session';
 import { authorizeUrl, freePort, JWT_SECRET, outcome, startIdpTestApp, throughProvider, WEB, type IdpTestApp } from '../support/idp-app';
 import { tokenFromEmail } from '../support/mailbox';
 import { requirePostgres } from '../support/postgres';
+import { OtpauthTotpVerifier } from '../../adapters/crypto/otpauth-totp-verifier';
 
 const PASSWORD = 'correct horse battery';
+const totp = new OtpauthTotpVerifier();
 const postgres = await requirePostgres();
 
 const accounts: Record<string, TestAccountClaims> = {
@@ -19,6 +21,7 @@ const accounts: Record<string, TestAccountClaims> = {
   clara: { email: 'clara@example.com', email_verified: true },
   uma: { email: 'uma@example.com', email_verified: false },
   bob: { email: 'bob@example.com', email_verified: true },
+  mona: { email: 'mona@example.com', email_verified: true },
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -119,7 +122,7 @@ describe.skipIf(!postgres)('sign-in through an OpenID Connect provider (B2C)', (
     const { user_id } = (await signup.json()) as { user_id: number };
     // An unverified account cannot log in, so plant a live session the way a store would hold one.
     const oldToken = randomBytes(32).toString('base64url');
-    await t.app.db!.database.run('insert into session (user_id, token_hash, created_at, expires_at) values ($1, $2, $3, $4)', [
+    await t.app.db!.database.run('insert into session (user_id, token_hash, created_at, last_seen_at, expires_at) values ($1, $2, $3, $3, $4)', [
       user_id,
       sha256(oldToken),
       new Date(),
@@ -154,6 +157,30 @@ describe.skipIf(!postgres)('sign-in through an OpenID Connect provider (B2C)', (
     const invited = await admin.post('/invitations', { email: 'bob@example.com', role: 'member' });
     expect(invited.status).toBe(409);
     expect(await invited.json()).toMatchObject({ code: 'EMAIL_ALREADY_EXISTS' });
+  });
+
+  it('sends a user with MFA to APP_BASE_WEB_URL/mfa with a challenge cookie instead of a session, then verifies a code', async () => {
+    const first = new TestBrowser();
+    expect(outcome(await throughProvider(t, first, 'mona'))).toBeNull();
+    const session = first.cookiesFor(t.app.url).get(t.app.config.sessionCookieName)!;
+    const call = (path: string, body: unknown, cookie: string) =>
+      t.app.request(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie }, body: JSON.stringify(body) });
+    const cookieOf = (name: string) => `${name}=${session}`;
+    const { secret } = (await (await call('/auth/mfa/totp/setup', undefined, cookieOf(t.app.config.sessionCookieName))).json()) as { secret: string };
+    const confirm = await call('/auth/mfa/totp/confirm', { code: totp.codeAt(secret, totp.stepAt(new Date())) }, cookieOf(t.app.config.sessionCookieName));
+    expect(confirm.status).toBe(200);
+
+    const second = new TestBrowser();
+    const page = await throughProvider(t, second, 'mona');
+    expect(page.url.href).toBe(`${WEB}/mfa`);
+    const cookies = second.cookiesFor(t.app.url);
+    expect(cookies.get(t.app.config.sessionCookieName)).toBeUndefined();
+    const challenge = cookies.get('mfa_challenge');
+    expect(challenge).toMatch(/^[\w-]{43}$/);
+    // A password-less account disables with a code; here the second factor completes the sign-in.
+    const verified = await call('/auth/mfa/verify', { code: totp.codeAt(secret, totp.stepAt(new Date()) + 1) }, `mfa_challenge=${challenge}`);
+    expect(verified.status).toBe(200);
+    expect(verified.headers.getSetCookie().some((c) => c.startsWith(`${t.app.config.sessionCookieName}=`) && !c.includes('Max-Age=0'))).toBe(true);
   });
 
   it('reports a cancel on the provider as oauth_cancelled', async () => {

@@ -35,7 +35,7 @@ test('APP_ENVIRONMENT=prod with nothing else stops startup, naming every missing
   expect(code).not.toBe(0);
   expect(code).not.toBeNull();
   expect(stderr).toContain('Invalid configuration');
-  for (const key of ['APP_BASE_WEB_URL', 'APP_BASE_API_URL', 'APP_CRON_SECRET', 'APP_JWT_SECRET_KEY', 'APP_EMAIL_PROVIDER']) {
+  for (const key of ['APP_BASE_WEB_URL', 'APP_BASE_API_URL', 'APP_CRON_SECRET', 'APP_JWT_SECRET_KEY', 'APP_EMAIL_PROVIDER', 'APP_ENCRYPTION_KEY']) {
     expect(stderr).toContain(key);
   }
   expect(stdout).not.toContain('listening');

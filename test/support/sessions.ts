@@ -34,6 +34,7 @@ export function testSessions(database: Database): TestSessions {
           user_id: userId,
           token_hash: createHash('sha256').update(token, 'utf8').digest('hex'),
           created_at: now,
+          last_seen_at: now,
           expires_at: new Date(now.getTime() + 86_400_000),
         })
         .execute();
@@ -47,7 +48,7 @@ export async function insertOrganization(database: Database, name = 'Acme'): Pro
   const now = database.now();
   const row = (await database.db
     .insertInto('organization')
-    .values({ name, status: 'active', created_at: now, updated_at: now })
+    .values({ name, status: 'active', overage_enabled: false, require_mfa: false, created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow()) as { id: number };
   return row.id;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../../app/config/config';
 
-const PROD_REQUIRED = ['APP_BASE_WEB_URL', 'APP_BASE_API_URL', 'APP_CRON_SECRET', 'APP_JWT_SECRET_KEY', 'APP_EMAIL_PROVIDER'];
+const PROD_REQUIRED = ['APP_BASE_WEB_URL', 'APP_BASE_API_URL', 'APP_CRON_SECRET', 'APP_JWT_SECRET_KEY', 'APP_EMAIL_PROVIDER', 'APP_ENCRYPTION_KEY'];
 
 const PROD = {
   APP_ENVIRONMENT: 'prod',
@@ -13,6 +13,7 @@ const PROD = {
   APP_POSTMARK_API_KEY: 'postmark-server-token',
   APP_POSTMARK_SENDER_ADDRESS: 'noreply@example.test',
   APP_POSTMARK_SENDER_NAME: 'Example',
+  APP_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
 };
 
 function configError(env: Record<string, string>): ConfigError {
@@ -94,6 +95,21 @@ describe('loadConfig', () => {
   test('beta requires the same settings as prod', () => {
     const error = configError({ APP_ENVIRONMENT: 'beta' });
     for (const key of PROD_REQUIRED) expect(error.message).toContain(key);
+  });
+
+  test('APP_ENCRYPTION_KEY must be 32 bytes of base64, and is never echoed', () => {
+    for (const bad of [Buffer.alloc(16).toString('base64'), 'not base64 at all!', Buffer.alloc(33).toString('base64')]) {
+      const error = configError({ ...PROD, APP_ENCRYPTION_KEY: bad });
+      expect(error.problems).toEqual(['APP_ENCRYPTION_KEY must be 32 bytes, base64-encoded']);
+      expect(error.message).not.toContain(bad);
+    }
+    expect(loadConfig({}).config.encryptionKey).toBeUndefined();
+    expect(loadConfig(PROD).config.encryptionKey).toBe(PROD.APP_ENCRYPTION_KEY);
+  });
+
+  test('APP_NAME and APP_EMAIL_RETENTION_DAYS have their defaults', () => {
+    expect(loadConfig({}).config).toMatchObject({ appName: 'tenantkit', emailRetentionDays: 7 });
+    expect(loadConfig({ APP_NAME: 'Acme', APP_EMAIL_RETENTION_DAYS: '30' }).config).toMatchObject({ appName: 'Acme', emailRetentionDays: 30 });
   });
 
   test('a complete prod configuration loads without warnings', () => {

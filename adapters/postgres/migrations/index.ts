@@ -7,6 +7,7 @@ import { Migration20261121000400Organizations } from './Migration20261121000400O
 import { Migration20261121000500Identity } from './Migration20261121000500Identity';
 import { Migration20261121000600Billing } from './Migration20261121000600Billing';
 import { Migration20261124070047_DropSqlClockDefaults } from './Migration20261124070047_DropSqlClockDefaults';
+import { Migration20261124071111_AccountSecurity } from './Migration20261124071111_AccountSecurity';
 
 /** Every migration, in order. Written by `npm run migration:create`; listed so bundlers and tsx never depend on a glob. */
 export const migrations: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261121000500Identity', class: Migration20261121000500Identity },
   { name: 'Migration20261121000600Billing', class: Migration20261121000600Billing },
   { name: 'Migration20261124070047_DropSqlClockDefaults', class: Migration20261124070047_DropSqlClockDefaults },
+  { name: 'Migration20261124071111_AccountSecurity', class: Migration20261124071111_AccountSecurity },
 ];

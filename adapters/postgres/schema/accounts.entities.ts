@@ -16,6 +16,8 @@ export const OrganizationSchema = defineEntity({
     id: p.integer().primary().autoincrement(),
     name: p.string().length(200),
     status: p.string().$type<AccountStatus>().length(20).default('active'),
+    overageEnabled: p.boolean().default(false),
+    requireMfa: p.boolean().default(false),
     createdAt: p.datetime().columnType('timestamptz'),
     updatedAt: p.datetime().columnType('timestamptz'),
   },
@@ -47,7 +49,11 @@ export const SessionSchema = defineEntity({
     id: p.bigint().primary().autoincrement(),
     tokenHash: p.string().length(64).unique(),
     user: p.manyToOne(UserSchema).updateRule('cascade').deleteRule('cascade').index(),
+    userAgent: p.string().length(255).nullable(),
+    // An IPv6 address in its longest written form is 45 characters.
+    ip: p.string().length(45).nullable(),
     createdAt: p.datetime().columnType('timestamptz'),
+    lastSeenAt: p.datetime().columnType('timestamptz'),
     // Serves the prune job: "expired before a cutoff", oldest first, in bounded batches.
     expiresAt: p.datetime().columnType('timestamptz').index(),
   },
@@ -84,6 +90,7 @@ export const EmailOutboxSchema = defineEntity({
     nextAttemptAt: p.datetime().columnType('timestamptz'),
     lastError: p.text().nullable(),
     createdAt: p.datetime().columnType('timestamptz'),
-    sentAt: p.datetime().columnType('timestamptz').nullable(),
+    // Serves the retention prune: sent emails older than a cutoff.
+    sentAt: p.datetime().columnType('timestamptz').nullable().index(),
   },
 });

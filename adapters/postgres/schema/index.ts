@@ -4,9 +4,10 @@ import { JobRunSchema } from './jobs.entities';
 import { InvitationSchema } from './organizations.entities';
 import { IdentityLinkSchema, IdpLoginFlowSchema } from './identity.entities';
 import { BillingEventSchema, SubscriptionSchema } from './billing.entities';
+import { MfaChallengeSchema, MfaRecoveryCodeSchema, UserTotpSchema } from './mfa.entities';
 
 /**
  * The schema's source of truth. Migrations in ../migrations are generated from these
  * definitions and checked in; an integration test fails when the two drift apart.
  */
-export const entities = [OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema, SubscriptionSchema, BillingEventSchema];
+export const entities = [OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema, SubscriptionSchema, BillingEventSchema, UserTotpSchema, MfaRecoveryCodeSchema, MfaChallengeSchema];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { AfterResponse } from '../after-response';
-import type { SessionCookie } from '../session-cookie';
+import type { MfaChallengeCookie, SessionCookie } from '../session-cookie';
 import { accountRoutes, type AccountUseCases } from './accounts.routes';
 
 /**
@@ -18,10 +18,13 @@ describe('account routes that must not leak timing', () => {
     let finish: () => void = () => {};
     const pending = { execute: () => (events.push('work started'), new Promise<void>((resolve) => (finish = resolve))) };
     const after = new AfterResponse(pino({ level: 'silent' }));
-    const routes = accountRoutes({ [useCase]: pending } as unknown as AccountUseCases, {} as SessionCookie, { signupOpen: true, afterResponse: after });
+    const routes = accountRoutes({ [useCase]: pending } as unknown as AccountUseCases, {} as SessionCookie, {} as MfaChallengeCookie, {
+      signupOpen: true,
+      afterResponse: after,
+    });
     const route = routes.find((candidate) => candidate.path === path)!;
 
-    const reply = await route.handler({ body: { email: 'someone@example.com' }, params: undefined, query: undefined, caller: undefined, ctx: {} as never });
+    const reply = await route.handler({ body: { email: 'someone@example.com' }, params: undefined, query: undefined, caller: undefined, clientIp: '127.0.0.1', ctx: {} as never });
     events.push('answered');
 
     expect(reply).toEqual({ status: 202, body: { success: true } });

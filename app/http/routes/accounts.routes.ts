@@ -1,6 +1,8 @@
 import { defineRoute, type AnyRoute } from '../route';
-import type { SessionCookie } from '../session-cookie';
+import type { MfaChallengeCookie, SessionCookie } from '../session-cookie';
 import type { AfterResponse } from '../after-response';
+import { LoginResponse } from '../schemas/security.schemas';
+import { sessionOrigin } from '../../../core/accounts/session-issuer';
 import {
   CurrentUserResponse,
   EmailRequest,
@@ -63,6 +65,7 @@ const LIMITS = {
 export function accountRoutes(
   useCases: AccountUseCases,
   cookie: SessionCookie,
+  challengeCookie: MfaChallengeCookie,
   options: { signupOpen: boolean; afterResponse: Pick<AfterResponse, 'run'> },
 ): AnyRoute[] {
   const routes = [
@@ -145,22 +148,33 @@ export function accountRoutes(
       path: '/auth/login',
       tag: 'Authentication',
       operationId: 'login',
-      summary: 'Log in with email and password; sets the session cookie',
+      summary: 'Log in with email and password; sets the session cookie, or the MFA challenge cookie when the user has MFA',
       access: 'public',
       rateLimit: LIMITS.login,
       body: LoginRequest,
       responses: {
-        200: { description: 'Logged in', schema: UserIdResponse, headers: { 'Set-Cookie': 'The session cookie (HttpOnly)' } },
+        200: {
+          description: '`{user_id}`: logged in. `{mfa_required: true}`: go on with `POST /auth/mfa/verify` (no session yet)',
+          schema: LoginResponse,
+          headers: { 'Set-Cookie': 'The session cookie, or the `mfa_challenge` cookie (both HttpOnly)' },
+        },
       },
       errors: ['INVALID_CREDENTIALS', 'ACCOUNT_SUSPENDED', 'EMAIL_NOT_VERIFIED'],
-      handler: async ({ body, ctx }) => {
-        const session = await useCases.login.execute({
+      handler: async ({ body, ctx, clientIp }) => {
+        const outcome = await useCases.login.execute({
           email: body.email,
           password: body.password,
           presentedToken: cookie.read(ctx),
+          origin: sessionOrigin(ctx.get('User-Agent'), clientIp),
         });
-        cookie.set(ctx, session.token);
-        return { status: 200, body: { user_id: session.userId } };
+        if (outcome.kind === 'mfa_required') {
+          // The presented session (if any) is gone: clear its cookie along with issuing the challenge.
+          if (cookie.read(ctx)) cookie.clear(ctx);
+          challengeCookie.set(ctx, outcome.challenge.token);
+          return { status: 200, body: { mfa_required: true } };
+        }
+        cookie.set(ctx, outcome.session.token);
+        return { status: 200, body: { user_id: outcome.userId } };
       },
     }),
     defineRoute({
@@ -170,6 +184,7 @@ export function accountRoutes(
       operationId: 'logout',
       summary: 'Revoke this session and clear the cookie',
       access: 'readonly',
+      allowWithoutMfa: true,
       responses: { 204: { description: 'Logged out' } },
       // A dead session (expired, revoked elsewhere) answers 401, and the cookie is cleared anyway.
       onUnauthenticated: (ctx) => {
@@ -238,6 +253,7 @@ export function accountRoutes(
       operationId: 'getCurrentUser',
       summary: 'The logged-in user, their organization and role',
       access: 'readonly',
+      allowWithoutMfa: true,
       responses: { 200: { description: 'The current user', schema: CurrentUserResponse } },
       handler: async ({ caller }) => {
         const { user, organization } = await useCases.getCurrentUser.execute(caller);

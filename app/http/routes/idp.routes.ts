@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import type { Context } from 'koa';
 import { defineRoute, type AnyRoute } from '../route';
 import type { IdpBindingCookie } from '../idp-binding-cookie';
-import type { SessionCookie } from '../session-cookie';
+import type { MfaChallengeCookie, SessionCookie } from '../session-cookie';
+import { sessionOrigin } from '../../../core/accounts/session-issuer';
 import type { StartIdpLogin } from '../../../core/accounts/start-idp-login.use-case';
 import type { CompleteIdpLogin, CompleteIdpLoginResult } from '../../../core/accounts/complete-idp-login.use-case';
 
@@ -14,6 +15,7 @@ export interface IdpUseCases {
 export interface IdpRouteDeps {
   bindingCookie: IdpBindingCookie;
   sessionCookie: SessionCookie;
+  challengeCookie: MfaChallengeCookie;
   /** APP_BASE_WEB_URL: where every callback ends. */
   baseWebUrl: string;
   /** The redirect URI registered with the provider, i.e. this callback's public address. */
@@ -72,12 +74,13 @@ export function idpRoutes(useCases: IdpUseCases, deps: IdpRouteDeps): AnyRoute[]
       query: CallbackQuery,
       responses: {
         302: {
-          description: 'To APP_BASE_WEB_URL with a session cookie, or to APP_BASE_WEB_URL/login?error=<reason>',
-          headers: { Location: 'Where the browser goes next', 'Set-Cookie': 'Clears idp_binding; on success, the session cookie' },
+          description:
+            'To APP_BASE_WEB_URL with a session cookie; to APP_BASE_WEB_URL/mfa with the `mfa_challenge` cookie when the user has MFA; or to APP_BASE_WEB_URL/login?error=<reason>',
+          headers: { Location: 'Where the browser goes next', 'Set-Cookie': 'Clears idp_binding; on success, the session or challenge cookie' },
         },
       },
       errors: ['NOT_FOUND'],
-      handler: async ({ query, ctx }) => {
+      handler: async ({ query, ctx, clientIp }) => {
         const callbackUrl = new URL(deps.callbackUrl);
         callbackUrl.search = ctx.querystring;
         const result = await useCases.complete.execute({
@@ -87,11 +90,21 @@ export function idpRoutes(useCases: IdpUseCases, deps: IdpRouteDeps): AnyRoute[]
           error: query.error,
           binding: deps.bindingCookie.read(ctx),
           presentedToken: deps.sessionCookie.read(ctx),
+          origin: sessionOrigin(ctx.get('User-Agent'), clientIp),
         });
         deps.bindingCookie.clear(ctx);
-        if (result.ok) deps.sessionCookie.set(ctx, result.session.token);
+        let location = `${deps.baseWebUrl}/login?error=${result.ok ? '' : result.reason}`;
+        if (result.ok && result.kind === 'session') {
+          deps.sessionCookie.set(ctx, result.session.token);
+          location = deps.baseWebUrl;
+        } else if (result.ok) {
+          // A second factor is due: the web app's /mfa page posts the code to /auth/mfa/verify.
+          if (deps.sessionCookie.read(ctx)) deps.sessionCookie.clear(ctx);
+          deps.challengeCookie.set(ctx, result.challenge.token);
+          location = `${deps.baseWebUrl}/mfa`;
+        }
         log(ctx, result);
-        ctx.set('Location', result.ok ? deps.baseWebUrl : `${deps.baseWebUrl}/login?error=${result.reason}`);
+        ctx.set('Location', location);
         return { status: 302 };
       },
     }),
@@ -101,7 +114,7 @@ export function idpRoutes(useCases: IdpUseCases, deps: IdpRouteDeps): AnyRoute[]
 /** The real cause goes to the log, never to the browser. */
 function log(ctx: Context, result: CompleteIdpLoginResult): void {
   if (result.ok) {
-    ctx.state.log.info({ user_id: result.userId, outcome: result.outcome }, 'identity provider sign-in');
+    ctx.state.log.info({ user_id: result.userId, outcome: result.outcome, mfa_required: result.kind === 'mfa_required' }, 'identity provider sign-in');
   } else if (result.unexpected !== undefined) {
     ctx.state.log.error({ reason: result.reason, err: result.unexpected }, 'identity provider sign-in failed unexpectedly');
   } else {

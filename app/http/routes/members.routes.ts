@@ -6,11 +6,14 @@ import type { User } from '../../../core/accounts/user';
 import type { ChangeMemberRole } from '../../../core/organizations/change-member-role.use-case';
 import type { ListMembers } from '../../../core/organizations/list-members.use-case';
 import type { RemoveMember } from '../../../core/organizations/remove-member.use-case';
+import type { ActivateMember, SuspendMember } from '../../../core/organizations/set-member-status.use-case';
 
 export interface MemberUseCases {
   listMembers: ListMembers;
   changeMemberRole: ChangeMemberRole;
   removeMember: RemoveMember;
+  suspendMember: SuspendMember;
+  activateMember: ActivateMember;
 }
 
 const toMember = (u: User): v.InferOutput<typeof MemberResponse> => ({
@@ -19,6 +22,7 @@ const toMember = (u: User): v.InferOutput<typeof MemberResponse> => ({
   first_name: u.firstName,
   last_name: u.lastName,
   role: roleView(u.role),
+  status: u.status,
   created_at: u.createdAt.toISOString(),
 });
 
@@ -65,6 +69,36 @@ export function memberRoutes(useCases: MemberUseCases): AnyRoute[] {
         await useCases.removeMember.execute(caller, { userId: params.user_id });
         return { status: 204 };
       },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/members/{user_id}/suspend',
+      tag: 'Members',
+      operationId: 'suspendMember',
+      summary: 'Suspend a member: their sessions end and they cannot log in (not oneself, not the last active org_admin)',
+      access: 'org_admin',
+      params: UserIdParams,
+      responses: { 200: { description: 'The member', schema: MemberResponse } },
+      errors: ['RESOURCE_NOT_FOUND', 'LAST_ORG_ADMIN'],
+      handler: async ({ caller, params }) => ({
+        status: 200,
+        body: toMember(await useCases.suspendMember.execute(caller, { userId: params.user_id })),
+      }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/members/{user_id}/activate',
+      tag: 'Members',
+      operationId: 'activateMember',
+      summary: 'Let a suspended member log in again',
+      access: 'org_admin',
+      params: UserIdParams,
+      responses: { 200: { description: 'The member', schema: MemberResponse } },
+      errors: ['RESOURCE_NOT_FOUND'],
+      handler: async ({ caller, params }) => ({
+        status: 200,
+        body: toMember(await useCases.activateMember.execute(caller, { userId: params.user_id })),
+      }),
     }),
   ];
 }

@@ -8,8 +8,9 @@ import type { SuspendOrganization } from '../../../core/organizations/suspend-or
 import type { ActivateOrganization } from '../../../core/organizations/activate-organization.use-case';
 import { invitationRoutes, type InvitationUseCases } from './invitations.routes';
 import { memberRoutes, type MemberUseCases } from './members.routes';
+import type { SettingsUseCases } from './settings.routes';
 
-export interface OrganizationUseCases extends MemberUseCases, InvitationUseCases {
+export interface OrganizationUseCases extends MemberUseCases, InvitationUseCases, SettingsUseCases {
   createOrganization: CreateOrganization;
   listOrganizations: ListOrganizations;
   suspendOrganization: SuspendOrganization;

@@ -37,6 +37,7 @@ export const MemberResponse = v.object({
   first_name: v.nullable(v.string()),
   last_name: v.nullable(v.string()),
   role: RoleView,
+  status: v.picklist(['active', 'suspended']),
   created_at: timestamp,
 });
 

@@ -1,0 +1,106 @@
+import { defineRoute, type AnyRoute } from '../route';
+import type { MfaChallengeCookie, SessionCookie } from '../session-cookie';
+import { SuccessResponse, UserIdResponse } from '../schemas/account.schemas';
+import { CodeRequest, DisableTotpRequest, RecoveryCodesResponse, TotpSetupResponse, VerifyMfaRequest } from '../schemas/security.schemas';
+import { sessionOrigin } from '../../../core/accounts/session-issuer';
+import type { SetupTotp } from '../../../core/mfa/setup-totp.use-case';
+import type { ConfirmTotp } from '../../../core/mfa/confirm-totp.use-case';
+import type { DisableTotp } from '../../../core/mfa/disable-totp.use-case';
+import type { VerifyMfa } from '../../../core/mfa/verify-mfa.use-case';
+
+export interface MfaUseCases {
+  setupTotp: SetupTotp;
+  confirmTotp: ConfirmTotp;
+  disableTotp: DisableTotp;
+  verifyMfa: VerifyMfa;
+}
+
+/** Per client IP: a stolen session must not be able to guess the password (or codes) quickly. */
+const LIMITS = {
+  disable: { bucket: 'mfa-disable', rule: '5/15m' },
+  verify: { bucket: 'mfa-verify', rule: '30/15m' },
+};
+
+/** TOTP enrolment for the logged-in user, and the second step of a sign-in. */
+export function mfaRoutes(useCases: MfaUseCases, cookies: { session: SessionCookie; challenge: MfaChallengeCookie }): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/auth/mfa/totp/setup',
+      tag: 'MFA',
+      operationId: 'setupTotp',
+      summary: 'Start TOTP enrolment: a new secret for the authenticator (replaces an unconfirmed one)',
+      access: 'readonly',
+      allowWithoutMfa: true,
+      responses: { 200: { description: 'The secret, to scan or type in', schema: TotpSetupResponse } },
+      errors: ['CONFLICT'],
+      handler: async ({ caller }) => {
+        const { secret, otpauthUrl } = await useCases.setupTotp.execute(caller);
+        return { status: 200, body: { secret, otpauth_url: otpauthUrl } };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/mfa/totp/confirm',
+      tag: 'MFA',
+      operationId: 'confirmTotp',
+      summary: "Turn TOTP on with a current code; returns 10 recovery codes (shown only now) and ends the user's other sessions",
+      access: 'readonly',
+      allowWithoutMfa: true,
+      body: CodeRequest,
+      responses: { 200: { description: 'MFA is on', schema: RecoveryCodesResponse } },
+      errors: ['INVALID_MFA_CODE', 'CONFLICT'],
+      handler: async ({ caller, body }) => {
+        const { recoveryCodes } = await useCases.confirmTotp.execute(caller, { code: body.code });
+        return { status: 200, body: { recovery_codes: recoveryCodes } };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/mfa/totp/disable',
+      tag: 'MFA',
+      operationId: 'disableTotp',
+      summary: 'Turn TOTP off: `password` for accounts with one, else `code`',
+      access: 'readonly',
+      allowWithoutMfa: true,
+      rateLimit: LIMITS.disable,
+      body: DisableTotpRequest,
+      responses: { 200: { description: 'MFA is off', schema: SuccessResponse } },
+      errors: ['INVALID_CURRENT_PASSWORD', 'INVALID_MFA_CODE'],
+      handler: async ({ caller, body }) => {
+        await useCases.disableTotp.execute(caller, { password: body.password, code: body.code });
+        return { status: 200, body: { success: true } };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/mfa/verify',
+      tag: 'MFA',
+      operationId: 'verifyMfa',
+      summary: 'Second step of a sign-in: a TOTP code or a recovery code against the challenge cookie; sets the session cookie',
+      access: 'public',
+      rateLimit: LIMITS.verify,
+      body: VerifyMfaRequest,
+      responses: {
+        200: {
+          description: 'Signed in',
+          schema: UserIdResponse,
+          headers: { 'Set-Cookie': 'The session cookie (HttpOnly); the challenge cookie cleared' },
+        },
+      },
+      errors: ['INVALID_MFA_CODE', 'UNAUTHORIZED'],
+      handler: async ({ body, ctx, clientIp }) => {
+        const { userId, session } = await useCases.verifyMfa.execute({
+          challengeToken: cookies.challenge.read(ctx),
+          code: body.code,
+          recoveryCode: body.recovery_code,
+          presentedToken: cookies.session.read(ctx),
+          origin: sessionOrigin(ctx.get('User-Agent'), clientIp),
+        });
+        cookies.challenge.clear(ctx);
+        cookies.session.set(ctx, session.token);
+        return { status: 200, body: { user_id: userId } };
+      },
+    }),
+  ];
+}

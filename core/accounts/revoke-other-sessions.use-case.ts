@@ -1,0 +1,11 @@
+import type { AccountsDeps } from './accounts-ports';
+import type { Caller } from './caller';
+
+/** Ends every session of the caller except the one in use; returns how many. */
+export class RevokeOtherSessions {
+  constructor(private readonly deps: Pick<AccountsDeps, 'sessions'>) {}
+
+  async execute(caller: Caller): Promise<{ revoked: number }> {
+    return { revoked: await this.deps.sessions.revokeAllForUser(caller.userId, caller.sessionId) };
+  }
+}

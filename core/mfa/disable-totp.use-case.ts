@@ -1,0 +1,41 @@
+import type { Caller } from '../accounts/caller';
+import { DomainError } from '../shared/domain-error';
+import type { MfaDeps } from './mfa-ports';
+import { acceptTotpCode } from './totp-code';
+
+export interface DisableTotpInput {
+  password?: string | undefined;
+  code?: string | undefined;
+}
+
+/**
+ * Turns TOTP off and deletes the recovery codes. A session alone is not enough: an account with
+ * a password proves it again; an account without one (identity provider) gives a current code.
+ * With nothing enrolled (or only an unconfirmed setup) there is nothing to protect, and the call
+ * just clears what is there.
+ */
+export class DisableTotp {
+  constructor(private readonly deps: Pick<MfaDeps, 'users' | 'mfa' | 'totp' | 'atRestEncryption' | 'passwordHasher' | 'clock'>) {}
+
+  async execute(caller: Caller, input: DisableTotpInput): Promise<void> {
+    const user = await this.deps.users.findById(caller.userId);
+    if (!user) throw new DomainError('UNAUTHORIZED', 'Authentication required');
+    const factor = await this.deps.mfa.findTotp(user.id);
+    if (factor?.confirmedAt) {
+      if (user.passwordHash !== null) {
+        if (input.password === undefined) throw required('password', 'Required: your current password');
+        if (!(await this.deps.passwordHasher.verify(input.password, user.passwordHash))) {
+          throw new DomainError('INVALID_CURRENT_PASSWORD', 'The current password is wrong');
+        }
+      } else {
+        if (input.code === undefined) throw required('code', 'Required: a code from your authenticator');
+        if (!(await acceptTotpCode(this.deps, factor, input.code))) {
+          throw new DomainError('INVALID_MFA_CODE', 'The code is wrong or was already used');
+        }
+      }
+    }
+    await this.deps.mfa.removeAll(user.id);
+  }
+}
+
+const required = (field: string, message: string) => new DomainError('VALIDATION_ERROR', 'The request is invalid', { [field]: message });
