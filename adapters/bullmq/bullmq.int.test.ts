@@ -54,8 +54,8 @@ describe.skipIf(!postgres || !redis)('BullMQ scheduler and worker host', () => {
     await database.run('truncate table organization, app_user, session restart identity cascade', []);
     const userId = await insertUser(database, await insertOrganization(database));
     await database.run(
-      `insert into session (token_hash, user_id, created_at, expires_at)
-       select md5(g::text) || md5((g + 1000000)::text), $1, now(), case when g <= $2 then now() - interval '30 days' else now() + interval '1 day' end
+      `insert into session (token_hash, user_id, created_at, last_seen_at, expires_at)
+       select md5(g::text) || md5((g + 1000000)::text), $1, now(), now(), case when g <= $2 then now() - interval '30 days' else now() + interval '1 day' end
          from generate_series(1, $3) g`,
       [userId, expired, expired + live],
     );
