@@ -40,11 +40,12 @@ export function composeRoutes(container: Container, config: AppConfig): AnyRoute
   routes.push(
     ...systemRoutes({
       healthChecks: container.getAll(TOKENS.HealthCheck),
+      name: 'tenantkit',
+      version: VERSION,
       openApi: () =>
         (openApi ??= buildOpenApi(routes, {
           title: 'tenantkit',
           version: VERSION,
-          serverUrl: config.baseApiUrl,
           sessionCookieName: config.sessionCookieName,
         })),
     }),

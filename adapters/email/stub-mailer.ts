@@ -1,6 +1,9 @@
 import type { EmailMessage, Mailer } from '../../core/email/mailer.port';
 import type { Logger } from '../../core/shared/logger.port';
 
+/** The stub takes the email instead of a provider: it is in this line, and nowhere else. */
+export const STUB_MESSAGE = 'email written to the log (stub provider, not delivered)';
+
 /** Receives one complete line (no trailing newline), e.g. `(line) => process.stdout.write(line + '\n')`. */
 export type LineWriter = (line: string) => void;
 
@@ -11,6 +14,8 @@ export type LineWriter = (line: string) => void;
  * whole point of the stub, which is meant for `dev` only.
  */
 export class StubMailer implements Mailer {
+  readonly logsEachEmail = true;
+
   constructor(private readonly sink: Logger | LineWriter) {}
 
   async send(message: EmailMessage): Promise<void> {
@@ -23,9 +28,9 @@ export class StubMailer implements Mailer {
     };
     if (typeof this.sink === 'function') {
       // JSON keeps a multi-line body on one line and matches the shape of the structured logs.
-      this.sink(JSON.stringify({ level: 'info', msg: 'email not sent (stub provider)', ...fields }));
+      this.sink(JSON.stringify({ level: 'info', msg: STUB_MESSAGE, ...fields }));
     } else {
-      this.sink.info(fields, 'email not sent (stub provider)');
+      this.sink.info(fields, STUB_MESSAGE);
     }
   }
 }

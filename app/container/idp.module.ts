@@ -32,7 +32,7 @@ function identityProvider(config: AppConfig): OpenIdClientIdentityProvider {
   });
 }
 
-/** Sign-in through an OpenID Connect provider. Without APP_IDP_CLIENT_ID/SECRET it adds no routes (404). */
+/** Sign-in through an OpenID Connect provider. Without APP_IDP_CLIENT_ID/SECRET its routes answer 404. */
 export function idpModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.IdentityLinkRepository).toDynamicValue((ctx) => new PostgresIdentityLinkRepository(ctx.get(TOKENS.Database)));
@@ -73,8 +73,8 @@ export function idpModule(): ContainerModule {
 
     bind(TOKENS.Routes).toDynamicValue((ctx) => {
       const config = ctx.get(TOKENS.Config);
-      if (!config.idp) return [];
-      return idpRoutes(ctx.get(TOKENS.IdpUseCases), {
+      // Without a provider the routes stay described and answer 404; the use cases are never built.
+      return idpRoutes(config.idp ? ctx.get(TOKENS.IdpUseCases) : undefined, {
         bindingCookie: ctx.get(TOKENS.IdpBindingCookie),
         sessionCookie: ctx.get(TOKENS.SessionCookie),
         challengeCookie: ctx.get(TOKENS.MfaChallengeCookie),

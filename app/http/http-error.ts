@@ -5,7 +5,13 @@ import type { ErrorDetails } from '../../core/shared/domain-error';
  * unknown path or method, a body that is not JSON or too large, a spent rate limit. Core never
  * sees these words; it throws DomainError.
  */
-export type HttpErrorCode = 'MALFORMED_REQUEST' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED';
+export type HttpErrorCode =
+  | 'MALFORMED_REQUEST'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED';
 
 export class HttpError extends Error {
   override readonly name = 'HttpError';

@@ -1,115 +1,226 @@
-import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
+import { isDeepStrictEqual } from 'node:util';
+import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { STATUS_BY_CODE, type ApiErrorCode } from './error-mapping';
-import type { AnyRoute } from './route';
+import type { AnyRoute, ResponseSpec } from './route';
+import { REQUEST_COMPONENTS, RESPONSE_COMPONENTS } from './schemas/components';
 
 export interface OpenApiInfo {
   title: string;
   version: string;
-  serverUrl: string;
   sessionCookieName: string;
 }
 
 type Json = Record<string, unknown>;
+type Mode = 'input' | 'output';
 
-const errorResponseSchema = {
-  type: 'object',
-  required: ['code', 'message', 'error_id', 'details'],
-  properties: {
-    code: { type: 'string', enum: Object.keys(STATUS_BY_CODE) },
-    message: { type: 'string' },
-    error_id: { type: 'string', format: 'uuid' },
-    details: { type: 'object', additionalProperties: true },
-  },
+const ERROR_BODY = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } };
+
+const TAGS: Record<string, string> = {
+  Authentication: 'Sign-up, email verification, login and logout, by password or through an OpenID Connect provider.',
+  Password: 'Forgotten-password reset by email, and password change for a logged-in user.',
+  Users: 'The logged-in user.',
+  Organizations: 'Every organization of the deployment, for system administrators.',
+  Members: "The users of the caller's organization and their roles.",
+  Invitations: "Invitations into the caller's organization, and their acceptance.",
+  Projects: "The caller's organization's projects: the example resource to copy for your own.",
+  Billing: 'Stripe subscriptions: checkout, and the webhook that applies Stripe events.',
+  System: 'Probes, this description and its reference page.',
 };
+
+const API_DESCRIPTION = `A multi-tenant SaaS backend: accounts, organizations, roles, invitations and organization-scoped data.
+
+**Authentication.** \`POST /auth/login\` sets an HttpOnly session cookie; send it with every other request
+(\`credentials: 'include'\` in a browser). Roles rank \`readonly\` < \`member\` < \`org_admin\` < \`sys_admin\`;
+an operation's *access* names the lowest role it accepts.
+
+**Errors.** Every error is an \`ErrorResponse\` with a stable \`code\`; \`details\` maps each invalid field
+(\`body.name\`, \`query.limit\`, \`path.project_id\`) to its message on a 422. A 429 or 503 carries \`Retry-After\`.
+
+**Requests.** Bodies are JSON (\`Content-Type: application/json\`, at most 1 MiB); unknown fields are ignored.
+Lists take an optional \`limit\` and an opaque \`cursor\` and send \`Link: <…>; rel="next"\` while more remain.
+A \`201 Created\` names the new resource in \`Location\`.`;
+
+/** Actions the converter cannot express; each one is described by a `v.metadata` beside it, or is not a limit. */
+const UNDESCRIBED_ACTIONS = ['check', 'trim', 'to_lower_case', 'transform'];
+
+/**
+ * Valibot → JSON Schema. `errorMode: 'throw'`: a validation the description cannot express
+ * stops the build instead of silently vanishing from it, so what is enforced is what is
+ * described. Schemas listed as components are referred to by name.
+ */
+function converter(mode: Mode): { convert(schema: v.GenericSchema): JsonSchema; components(): Record<string, JsonSchema> } {
+  const definitions = mode === 'input' ? REQUEST_COMPONENTS : RESPONSE_COMPONENTS;
+  const config: ConversionConfig = {
+    target: 'draft-2020-12',
+    typeMode: mode,
+    errorMode: 'throw',
+    ignoreActions: UNDESCRIBED_ACTIONS,
+    overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+  };
+  return {
+    convert(schema) {
+      const { $schema: _schema, $defs: _defs, ...rest } = toJsonSchema(schema, { ...config, definitions }) as Json;
+      return rest as JsonSchema;
+    },
+    components: () => toJsonSchemaDefs(definitions, config),
+  };
+}
 
 /**
  * OpenAPI 3.1 description built from the route definitions and their valibot schemas: the same
  * objects that validate requests, so the description cannot drift from what the server enforces.
+ * Every route is described whatever the settings (a disabled one answers 404), and the server URL
+ * is relative: only the session cookie's name comes from the deployment.
  */
 export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Json {
+  const input = converter('input');
+  const output = converter('output');
+  const described = routes.filter((route) => !route.hidden);
   const paths: Record<string, Json> = {};
-  for (const route of routes) {
-    if (route.hidden) continue;
+  for (const route of described) {
     const item = (paths[route.path] ??= {});
-    item[route.method] = operation(route);
+    item[route.method] = operation(route, input.convert, output.convert);
   }
   return {
     openapi: '3.1.0',
-    info: { title: info.title, version: info.version },
-    servers: [{ url: info.serverUrl }],
-    tags: [...new Set(routes.filter((r) => !r.hidden).map((r) => r.tag))].sort().map((name) => ({ name })),
+    info: {
+      title: info.title,
+      version: info.version,
+      description: API_DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: `${info.title} maintainers` },
+    },
+    servers: [{ url: '/', description: 'This server: paths are relative to where this description was fetched' }],
+    tags: [...new Set(described.map((r) => r.tag))].sort().map((name) => ({ name, description: TAGS[name] ?? name })),
     paths,
     components: {
-      schemas: { ErrorResponse: errorResponseSchema },
-      securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: info.sessionCookieName } },
+      schemas: { ...mergeComponents(input.components(), output.components()), ...errorSchemas() },
+      responses: {
+        UnreadableRequest: {
+          description: "MALFORMED_REQUEST (400, 408 or 431): a request Node's HTTP parser cannot read, answered before routing",
+          content: ERROR_BODY,
+        },
+        UnexpectedError: {
+          description: 'INTERNAL_ERROR (500); SERVICE_UNAVAILABLE (503, with `Retry-After`) while a required dependency is down',
+          content: ERROR_BODY,
+        },
+      },
+      securitySchemes: {
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: info.sessionCookieName,
+          description: 'The HttpOnly session cookie set by `POST /auth/login` (or the identity-provider callback).',
+        },
+      },
     },
   };
 }
 
-function operation(route: AnyRoute): Json {
+/** A name used by both requests and responses (an enum) must mean the same in both. */
+function mergeComponents(requests: Record<string, JsonSchema>, responses: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  for (const [name, schema] of Object.entries(requests)) {
+    if (name in responses && !isDeepStrictEqual(responses[name], schema)) {
+      throw new Error(`Component ${name} differs between requests and responses`);
+    }
+  }
+  return Object.fromEntries(Object.entries({ ...requests, ...responses }).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function errorSchemas(): Json {
+  return {
+    ErrorCode: { type: 'string', enum: Object.keys(STATUS_BY_CODE), description: 'Stable, machine-readable error codes.' },
+    ErrorResponse: {
+      type: 'object',
+      description: 'The body of every error answer.',
+      required: ['code', 'message', 'error_id', 'details'],
+      properties: {
+        code: { $ref: '#/components/schemas/ErrorCode' },
+        message: { type: 'string', description: 'For people; never a stack trace, SQL, a token or a password.' },
+        error_id: { type: 'string', format: 'uuid', description: 'Also in the server log line of this error.' },
+        details: {
+          type: 'object',
+          additionalProperties: true,
+          description: 'On 422: field path → message. On RESOURCE_NOT_FOUND: `resource` and `resource_id`. Else often `{}`.',
+        },
+      },
+    },
+  };
+}
+
+function operation(route: AnyRoute, input: (s: v.GenericSchema) => JsonSchema, output: (s: v.GenericSchema) => JsonSchema): Json {
   const op: Json = {
     tags: [route.tag],
     operationId: route.operationId,
     summary: route.summary,
-    parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
-    responses: responses(route),
+    description: [route.description.trim(), accessLine(route)].join('\n\n'),
+    parameters: [...parameters(route.params, 'path', input), ...parameters(route.query, 'query', input)],
   };
   if (route.body) {
-    op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } };
+    op.requestBody = { required: true, content: { 'application/json': { schema: input(route.body) } } };
   }
-  if (route.access !== 'public') {
-    op.security = [{ sessionCookie: [] }];
-    op['x-required-role'] = route.access;
-  }
+  op.responses = responses(route, output);
+  op.security = route.access === 'public' ? [] : [{ sessionCookie: [] }];
+  if (route.access !== 'public') op['x-required-role'] = route.access;
   if (route.rateLimit) op['x-rate-limit'] = route.rateLimit.per === 'user' ? `${route.rateLimit.rule} per user` : route.rateLimit.rule;
   return op;
 }
 
-function parameters(schema: v.GenericSchema | undefined, where: 'path' | 'query'): Json[] {
+function accessLine(route: AnyRoute): string {
+  const who = route.access === 'public' ? 'public' : `\`${route.access}\` or above (session cookie)`;
+  const per = route.rateLimit?.per === 'user' ? 'user' : 'client IP';
+  const limit = route.rateLimit ? ` Rate limit: ${route.rateLimit.rule} per ${per} (429 \`RATE_LIMITED\` beyond).` : '';
+  return `**Access:** ${who}.${limit}`;
+}
+
+function parameters(schema: v.GenericSchema | undefined, where: 'path' | 'query', input: (s: v.GenericSchema) => JsonSchema): Json[] {
   if (!schema) return [];
-  const object = jsonSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
-  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+  const object = input(schema) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(object.properties ?? {}).map(([name, { description, ...property }]) => ({
     name,
     in: where,
     required: where === 'path' || (object.required ?? []).includes(name),
+    ...(typeof description === 'string' ? { description } : {}),
     schema: property,
   }));
 }
 
-function responses(route: AnyRoute): Json {
+function responseContent(spec: ResponseSpec, output: (s: v.GenericSchema) => JsonSchema): Json {
+  if (spec.schema) return { content: { [spec.mediaType ?? 'application/json']: { schema: output(spec.schema) } } };
+  if (spec.mediaType) return { content: { [spec.mediaType]: { schema: { type: 'string' } } } };
+  return {};
+}
+
+function responses(route: AnyRoute, output: (s: v.GenericSchema) => JsonSchema): Json {
   const out: Json = {};
   for (const [status, spec] of Object.entries(route.responses)) {
     out[status] = {
       description: spec.description,
-      ...(spec.schema ? { content: { 'application/json': { schema: jsonSchema(spec.schema, 'output') } } } : {}),
+      ...responseContent(spec, output),
       ...(spec.headers
         ? { headers: Object.fromEntries(Object.entries(spec.headers).map(([n, d]) => [n, { description: d, schema: { type: 'string' } }])) }
         : {}),
     };
   }
   const codes = new Set<ApiErrorCode>(route.errors ?? []);
-  if (route.body) (['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE'] as const).forEach((c) => codes.add(c));
+  if (route.enabled !== undefined) codes.add('NOT_FOUND');
+  if (route.body) (['MALFORMED_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'] as const).forEach((c) => codes.add(c));
   if (route.body || route.params || route.query) codes.add('VALIDATION_ERROR');
   if (route.access !== 'public') (['UNAUTHORIZED', 'ACCESS_DENIED'] as const).forEach((c) => codes.add(c));
   if (route.access !== 'public' && !route.allowWithoutMfa) codes.add('MFA_REQUIRED');
   if (route.rateLimit) codes.add('RATE_LIMITED');
+  codes.delete('SERVICE_UNAVAILABLE'); // under `default`, with every other 5xx
   const byStatus = new Map<number, ApiErrorCode[]>();
   for (const code of codes) byStatus.set(STATUS_BY_CODE[code], [...(byStatus.get(STATUS_BY_CODE[code]) ?? []), code]);
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     out[String(status)] ??= {
       description: list.join(', '),
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+      content: ERROR_BODY,
+      ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
     };
   }
-  out.default = {
-    description: 'INTERNAL_ERROR, SERVICE_UNAVAILABLE',
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
-  };
+  out['4XX'] = { $ref: '#/components/responses/UnreadableRequest' };
+  out.default = { $ref: '#/components/responses/UnexpectedError' };
   return out;
-}
-
-function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode, errorMode: 'ignore' }) as Json;
-  return rest as JsonSchema;
 }

@@ -12,9 +12,17 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export interface ResponseSpec {
   description: string;
   schema?: Schema;
+  /** Anything but JSON (the docs page): the media type, described as a string body. */
+  mediaType?: string;
   /** Documented response headers, name → description. */
   headers?: Record<string, string>;
 }
+
+/**
+ * A 201 that creates a user names it as a member of its organization: `/members/{user_id}` is
+ * where its role is changed and where it is removed.
+ */
+export const NEW_MEMBER_LOCATION = '`/members/{user_id}` of the new user';
 
 export interface Reply {
   status: number;
@@ -48,8 +56,17 @@ export interface RouteDefinition<
   path: string;
   tag: string;
   operationId: string;
+  /** One line: the operation's name in the reference. */
   summary: string;
+  /** What a client needs to know to call it: behaviour, side effects, when it fails. Markdown. */
+  description: string;
   access: A;
+  /**
+   * False: described, but not served in this deployment (signup in B2B mode, an unconfigured
+   * identity provider): every method on the path answers 404 NOT_FOUND, before any rate limit.
+   * The description stays the same whatever the settings, so a generated client does too.
+   */
+  enabled?: boolean;
   /**
    * `<count>/<n?><unit>` per client IP, or per authenticated user with `per: 'user'` (counted
    * after authentication, so only for routes that require a session); `bucket` lets routes share

@@ -22,6 +22,7 @@ function routesFor(access: readonly Access[]): AnyRoute[] {
       tag: 'Test',
       operationId: `r${index}`,
       summary: level,
+      description: `A route for ${level}`,
       access: level as 'public',
       query: v.object({}),
       responses: { 200: { description: 'ok' } },

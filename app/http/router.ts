@@ -31,6 +31,7 @@ export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Midd
   // Paths match exactly: no trailing-slash variants, no case variants: one URL per resource, so caches and rate limits see one key.
   const router = new Router({ strict: true, sensitive: true });
   for (const route of routes) {
+    if (route.enabled === false) continue;
     const path = route.path.replace(/\{(\w+)\}/g, ':$1');
     for (const method of [route.method, ...(route.alsoMethods ?? [])]) {
       router[method](route.operationId + (method === route.method ? '' : `:${method}`), path, handle(route, deps));
@@ -54,6 +55,19 @@ export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Midd
 }
 
 const readJsonBody = jsonBodyReader();
+
+/**
+ * A body sent to a JSON route with another media type (a form, text/plain, none at all) is
+ * refused as such: parsing it as JSON, or as nothing, would answer a misleading "Required".
+ * `ctx.is` is null when the request has no body, which the schema then judges.
+ */
+function requireJsonBody(ctx: Context): void {
+  if (ctx.is('json', '+json') === false) {
+    throw new HttpError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (Content-Type: application/json)', {
+      content_type: ctx.get('Content-Type') || null,
+    });
+  }
+}
 
 const NOT_AN_OBJECT = () => new DomainError('VALIDATION_ERROR', 'The request is invalid', { body: 'Must be a JSON object' });
 
@@ -83,6 +97,7 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
     }
     const params = route.params ? parseOrThrow(route.params, ctx.params, 'path') : undefined;
     const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
+    if (route.body && !route.rawBody) requireJsonBody(ctx);
     if (route.body || route.rawBody) await readJsonBody(ctx);
     let body;
     if (route.body && !route.rawBody) {

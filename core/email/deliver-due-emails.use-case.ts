@@ -74,7 +74,8 @@ export class DeliverDueEmails {
     // must not schedule a retry that would send the email again.
     if (failure === undefined) {
       await store.markSent(email.id, clock.now());
-      logger.info(fields, 'email sent');
+      if (mailer.logsEachEmail) logger.debug(fields, 'email sent');
+      else logger.info(fields, 'email sent');
       return 'sent';
     }
     const kind = failure instanceof MailDeliveryError ? failure.kind : 'transient';

@@ -22,6 +22,12 @@ export interface EmailMessage {
  */
 export interface Mailer {
   send(message: EmailMessage): Promise<void>;
+  /**
+   * True for a mailer that writes its own log line for each email it takes (the stub, whose line
+   * holds the whole email): the delivery loop then keeps its own "email sent" line at debug
+   * level, so each email is one line at info.
+   */
+  readonly logsEachEmail?: boolean;
 }
 
 export type DeliveryFailureKind = 'transient' | 'permanent';

@@ -9,7 +9,7 @@ import type { Database } from '../../adapters/postgres/database';
 import { SystemClock } from '../../adapters/system/system-clock';
 
 /** Where `npm run client` writes the types; checked in, so contract drift shows up in review. */
-export const GENERATED_TYPES_PATH = fileURLToPath(new URL('./generated/api.d.ts', import.meta.url));
+export const GENERATED_TYPES_PATH = fileURLToPath(new URL('../../app/client/api.ts', import.meta.url));
 
 /**
  * Routes are only described, never called, so the container gets infrastructure that refuses to
@@ -39,6 +39,7 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
 
 /** The TypeScript types openapi-fetch is typed with, as the checked-in file holds them. */
 export async function renderApiTypes(document: Record<string, unknown>): Promise<string> {
-  const ast = await openapiTS(document as unknown as OpenAPI3);
+  // rootTypes: each named schema is also a top-level type (`Project`, not only components['schemas']['Project']).
+  const ast = await openapiTS(document as unknown as OpenAPI3, { rootTypes: true, rootTypesNoSchemaPrefix: true });
   return `${COMMENT_HEADER.trimEnd()}\n// Generated from the route definitions by \`npm run client\` (test/client/generate.ts).\n\n${astToString(ast)}`;
 }

@@ -1,7 +1,7 @@
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { paths } from '../client/generated/api';
-import { CookieJar } from '../client/client';
+import type { paths } from '../../app/client/api';
+import { CookieJar } from '../../app/client';
 import { startTestApp, type TestApp } from '../support/app';
 import { tokenFromEmail } from '../support/mailbox';
 import { OtpauthTotpVerifier } from '../../adapters/crypto/otpauth-totp-verifier';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import { requirePostgres } from '../support/postgres';
+import { STUB_MESSAGE } from '../../adapters/email/stub-mailer';
 
 // Under CI=true an unreachable server throws here and fails the file instead of skipping it.
 const postgres = await requirePostgres();
@@ -121,6 +122,6 @@ describe.skipIf(!postgres)('/cron and the in-process jobs', () => {
       [{ status } = { status }] = await sql<{ status: string }>('select status from email_outbox where idempotency_key = $1', [key]);
     }
     expect(status).toBe('sent');
-    expect(app.logs().some((line) => line.idempotencyKey === key && line.msg === 'email not sent (stub provider)')).toBe(true);
+    expect(app.logs().some((line) => line.idempotencyKey === key && line.msg === STUB_MESSAGE)).toBe(true);
   });
 });

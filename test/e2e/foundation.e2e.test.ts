@@ -9,7 +9,7 @@ import type { Infrastructure } from '../../app/container/infrastructure';
 import { TOKENS } from '../../app/container/tokens';
 import { createHttpApp } from '../../app/http/app';
 import { clientIpResolver } from '../../app/http/client-ip';
-import { DOCS_CSP } from '../../app/http/docs-page';
+import { DOCS_CSP, DOCS_SCRIPT_PATH } from '../../app/http/docs-page';
 import { defineRoute, type AnyRoute } from '../../app/http/route';
 import { composeRoutes } from '../../app/server';
 import { Database } from '../../adapters/postgres/database';
@@ -67,6 +67,7 @@ function testRoutes(database: Database): AnyRoute[] {
       tag: 'Test',
       operationId: 'testEcho',
       summary: 'Echoes a validated body',
+      description: 'Echoes its body.',
       access: 'public',
       body: v.object({
         name: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty')),
@@ -81,6 +82,7 @@ function testRoutes(database: Database): AnyRoute[] {
       tag: 'Test',
       operationId: 'testGetItem',
       summary: 'Validates a path parameter',
+      description: 'Echoes its id.',
       access: 'public',
       params: v.object({ item_id: v.pipe(v.string(), v.regex(/^[1-9]\d{0,8}$/, 'must be a positive integer'), v.transform(Number)) }),
       responses: { 200: { description: 'Item' } },
@@ -92,6 +94,7 @@ function testRoutes(database: Database): AnyRoute[] {
       tag: 'Test',
       operationId: 'testBoom',
       summary: 'Fails unexpectedly',
+      description: 'Throws.',
       access: 'public',
       responses: { 200: { description: 'Never' } },
       handler: async () => {
@@ -104,6 +107,7 @@ function testRoutes(database: Database): AnyRoute[] {
       tag: 'Test',
       operationId: 'testDb',
       summary: 'Reads the database',
+      description: 'Counts rows.',
       access: 'public',
       responses: { 200: { description: 'Count' } },
       handler: async () => {
@@ -229,15 +233,27 @@ describe.skipIf(!postgres)('foundation over HTTP', () => {
       ]);
     });
 
-    test('GET /docs is an HTML page with its own, relaxed CSP', async () => {
+    test('GET /docs is an HTML page with its own, relaxed CSP, whose script this server serves', async () => {
       const res = await app.request('/docs');
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expectSecurityHeaders(res, { csp: DOCS_CSP });
-      expect(DOCS_CSP).toMatch(/^default-src 'none'; .*style-src .*frame-ancestors 'none'$/);
+      expect(DOCS_CSP).toMatch(/^default-src 'none'; script-src 'self'; .*frame-ancestors 'none'$/);
       const html = await res.text();
       expect(html).toMatch(/^<!doctype html>/i);
-      expect(html).toContain('ping');
+      expect(html).toContain('<redoc spec-url="openapi.json"');
+      const script = await app.request(DOCS_SCRIPT_PATH);
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+      expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+      expectSecurityHeaders(script); // the API's strict CSP everywhere but on the page itself
+    });
+
+    test('GET / links to the reference, the description and the health probe', async () => {
+      const res = await app.request('/');
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ name: 'tenantkit', version: expect.any(String), docs: '/docs', openapi: '/openapi.json', health: '/health' });
+      expectSecurityHeaders(res);
     });
   });
 

@@ -1,4 +1,5 @@
 import type { TestApp } from './app';
+import { STUB_MESSAGE } from '../../adapters/email/stub-mailer';
 
 export interface StubEmail {
   to: string;
@@ -6,13 +7,11 @@ export interface StubEmail {
   text: string;
 }
 
-const STUB_LINE = 'email not sent (stub provider)';
-
 /** Emails the stub provider "sent" so far: one log line each. */
 export function stubEmails(app: TestApp, to?: string): StubEmail[] {
   return app
     .logs()
-    .filter((line) => line.msg === STUB_LINE && (to === undefined || line.to === to))
+    .filter((line) => line.msg === STUB_MESSAGE && (to === undefined || line.to === to))
     .map((line) => ({ to: String(line.to), subject: String(line.subject), text: String(line.text) }));
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, GENERATED_TYPES_PATH, renderApiTypes } from '../client/openapi-document';
 
 describe('generated API client', () => {
-  it('matches the routes: run `npm run client` and commit test/client/generated/api.d.ts when this fails', async () => {
+  it('matches the routes: run `npm run client` and commit app/client/api.ts when this fails', async () => {
     const fresh = await renderApiTypes(await buildOpenApiDocument());
     const checkedIn = await readFile(GENERATED_TYPES_PATH, 'utf8');
     // A boolean with a pointer, not a 1,600-line string diff: the fix is to regenerate.

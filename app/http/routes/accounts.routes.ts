@@ -1,4 +1,4 @@
-import { defineRoute, type AnyRoute } from '../route';
+import { defineRoute, NEW_MEMBER_LOCATION, type AnyRoute } from '../route';
 import type { MfaChallengeCookie, SessionCookie } from '../session-cookie';
 import type { AfterResponse } from '../after-response';
 import { LoginResponse } from '../schemas/security.schemas';
@@ -42,8 +42,6 @@ export interface AccountUseCases {
 
 const success = { success: true } as const;
 
-const SIGNUP_PATHS = new Set(['/auth/signup', '/auth/signup-org']);
-
 /**
  * Per client IP; both signup routes share one counter, so switching route buys no extra tries. `/password/update` is
  * counted per user, as login is per IP: a stolen session must not be a way to brute-force the
@@ -58,9 +56,9 @@ const LIMITS = {
 } as const;
 
 /**
- * `signupOpen` is false in B2B mode: the signup routes are then not mounted at all, so every
- * method on them answers 404 NOT_FOUND before any rate limit, and the OpenAPI description does
- * not offer them. (The use cases refuse B2B signups too, as a second line.)
+ * `signupOpen` is false in B2B mode: the signup routes are then not served (`enabled: false`),
+ * so every method on them answers 404 NOT_FOUND before any rate limit, while the description
+ * keeps them, the same in both modes. (The use cases refuse B2B signups too, as a second line.)
  */
 export function accountRoutes(
   useCases: AccountUseCases,
@@ -68,25 +66,30 @@ export function accountRoutes(
   challengeCookie: MfaChallengeCookie,
   options: { signupOpen: boolean; afterResponse: Pick<AfterResponse, 'run'> },
 ): AnyRoute[] {
-  const routes = [
+  return [
     defineRoute({
       method: 'post',
       path: '/auth/signup',
       tag: 'Authentication',
       operationId: 'signup',
       summary: 'Create an account with a personal organization (B2C only)',
+      description: "Creates an unverified user and a personal organization with the user as its `org_admin`, then emails a verification link (with the `stub` mailer, the email is written to the server log). Logging in needs the link's token accepted by `POST /auth/verify-email` first. Answers 404 `NOT_FOUND` in B2B mode (`APP_MODE=b2b`), where invitations are the only way in.",
       access: 'public',
+      enabled: options.signupOpen,
       rateLimit: LIMITS.signup,
       body: SignupRequest,
-      responses: { 201: { description: 'Account created; a verification email is on its way', schema: UserIdResponse } },
+      responses: {
+        201: { description: 'Account created; a verification email is on its way', schema: UserIdResponse, headers: { Location: NEW_MEMBER_LOCATION } },
+      },
       errors: ['NOT_FOUND', 'EMAIL_ALREADY_EXISTS'],
-      handler: async ({ body }) => {
+      handler: async ({ body, ctx }) => {
         const { userId } = await useCases.signup.execute({
           email: body.email,
           password: body.password,
           firstName: body.first_name,
           lastName: body.last_name,
         });
+        ctx.set('Location', `/members/${userId}`);
         return { status: 201, body: { user_id: userId } };
       },
     }),
@@ -96,12 +99,14 @@ export function accountRoutes(
       tag: 'Authentication',
       operationId: 'signupOrg',
       summary: 'Create an account with a named organization (B2C only)',
+      description: "Like `signup`, with a named organization (`organization_name`) instead of a personal one; both share one rate-limit counter. Answers 404 `NOT_FOUND` in B2B mode.",
       access: 'public',
+      enabled: options.signupOpen,
       rateLimit: LIMITS.signup,
       body: SignupOrgRequest,
-      responses: { 201: { description: 'Account and organization created', schema: UserIdResponse } },
+      responses: { 201: { description: 'Account and organization created', schema: UserIdResponse, headers: { Location: NEW_MEMBER_LOCATION } } },
       errors: ['NOT_FOUND', 'EMAIL_ALREADY_EXISTS'],
-      handler: async ({ body }) => {
+      handler: async ({ body, ctx }) => {
         const { userId } = await useCases.signupOrganization.execute({
           email: body.email,
           password: body.password,
@@ -109,6 +114,7 @@ export function accountRoutes(
           lastName: body.last_name,
           organizationName: body.organization_name,
         });
+        ctx.set('Location', `/members/${userId}`);
         return { status: 201, body: { user_id: userId } };
       },
     }),
@@ -118,6 +124,7 @@ export function accountRoutes(
       tag: 'Authentication',
       operationId: 'verifyEmail',
       summary: 'Mark the email verified with the emailed token',
+      description: "Takes the `token` from the emailed link (`…/verify-email?token=…`). A token is single-use and lasts 24 hours; a used, expired or unknown one is 400 `INVALID_TOKEN`.",
       access: 'public',
       body: TokenRequest,
       responses: { 200: { description: 'Email verified', schema: SuccessResponse } },
@@ -133,6 +140,7 @@ export function accountRoutes(
       tag: 'Authentication',
       operationId: 'resendVerification',
       summary: 'Email a fresh verification link (same answer whether or not the account exists)',
+      description: "Emails a fresh verification link to an existing, unverified account. Answers 202 the same way whatever the email, so it does not tell who has an account.",
       access: 'public',
       rateLimit: LIMITS.resend,
       body: EmailRequest,
@@ -149,6 +157,8 @@ export function accountRoutes(
       tag: 'Authentication',
       operationId: 'login',
       summary: 'Log in with email and password; sets the session cookie, or the MFA challenge cookie when the user has MFA',
+      description:
+        "The password is checked first: only a correct password reveals `EMAIL_NOT_VERIFIED` or `ACCOUNT_SUSPENDED`; an unknown email and a wrong password both answer 401 `INVALID_CREDENTIALS`, in the same time. Every login sets a new session cookie (a session cookie sent with the request is revoked first); with MFA on, it answers `{mfa_required: true}` and sets the `mfa_challenge` cookie instead, for `POST /auth/mfa/verify`.",
       access: 'public',
       rateLimit: LIMITS.login,
       body: LoginRequest,
@@ -183,6 +193,7 @@ export function accountRoutes(
       tag: 'Authentication',
       operationId: 'logout',
       summary: 'Revoke this session and clear the cookie',
+      description: "Deletes the session on the server and clears the cookie (`Max-Age=0`).",
       access: 'readonly',
       allowWithoutMfa: true,
       responses: { 204: { description: 'Logged out' } },
@@ -202,6 +213,7 @@ export function accountRoutes(
       tag: 'Password',
       operationId: 'forgotPassword',
       summary: 'Email a password-reset link (same answer whether or not the account exists)',
+      description: "Emails a single-use reset link, valid 1 hour, when the account exists. Answers 202 the same way whatever the email.",
       access: 'public',
       rateLimit: LIMITS.forgot,
       body: EmailRequest,
@@ -218,6 +230,7 @@ export function accountRoutes(
       tag: 'Password',
       operationId: 'resetPassword',
       summary: 'Set a new password with the emailed token; revokes every session of the user',
+      description: "Takes the `token` from the emailed link and the new password. The token is single-use; every session of the user is revoked, so log in again.",
       access: 'public',
       body: ResetPasswordRequest,
       responses: { 200: { description: 'Password changed', schema: SuccessResponse } },
@@ -233,6 +246,7 @@ export function accountRoutes(
       tag: 'Password',
       operationId: 'updatePassword',
       summary: 'Change the password given the current one; revokes the other sessions',
+      description: "Needs the current password (400 `INVALID_CURRENT_PASSWORD` otherwise). Revokes the user's other sessions and keeps this one.",
       access: 'readonly',
       rateLimit: LIMITS.updatePassword,
       body: UpdatePasswordRequest,
@@ -252,6 +266,7 @@ export function accountRoutes(
       tag: 'Users',
       operationId: 'getCurrentUser',
       summary: 'The logged-in user, their organization and role',
+      description: "The user behind the session cookie, with their organization and role. `has_password` is false for an account made through the identity provider.",
       access: 'readonly',
       allowWithoutMfa: true,
       responses: { 200: { description: 'The current user', schema: CurrentUserResponse } },
@@ -275,5 +290,4 @@ export function accountRoutes(
       },
     }),
   ];
-  return options.signupOpen ? routes : routes.filter((route) => !SIGNUP_PATHS.has(route.path));
 }

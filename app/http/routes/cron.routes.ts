@@ -42,6 +42,7 @@ export function cronRoutes(deps: CronDeps): AnyRoute[] {
       tag: 'System',
       operationId: 'cron',
       summary: 'Runs the scheduled maintenance: prunes expired sessions',
+      description: "Gated by `APP_CRON_SECRET`, not by a session; not in this description.",
       access: 'public',
       hidden: true,
       serverToServer: true,

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import type { Context } from 'koa';
 import { defineRoute, type AnyRoute } from '../route';
+import { noSuchRoute } from '../http-error';
+import { IdpAuthorizeUrlResponse } from '../schemas/account.schemas';
 import type { IdpBindingCookie } from '../idp-binding-cookie';
 import type { MfaChallengeCookie, SessionCookie } from '../session-cookie';
 import { sessionOrigin } from '../../../core/accounts/session-issuer';
@@ -22,7 +24,6 @@ export interface IdpRouteDeps {
   callbackUrl: string;
 }
 
-const AuthorizeUrlResponse = v.object({ authorization_url: v.pipe(v.string(), v.url()) });
 
 // Whatever arrives, the callback redirects: a repeated or oversized parameter counts as absent.
 const callbackParameter = v.fallback(v.optional(v.pipe(v.string(), v.maxLength(4096))), undefined);
@@ -39,7 +40,16 @@ const AuthorizeQuery = v.object({
 /** Public, but each call stores a flow: bounded per client IP. */
 const AUTHORIZE_LIMIT = { bucket: 'idp-authorize', rule: '60/minute' };
 
-export function idpRoutes(useCases: IdpUseCases, deps: IdpRouteDeps): AnyRoute[] {
+/**
+ * Without a configured provider (`useCases` undefined) both routes are described but not served:
+ * they answer 404 NOT_FOUND, and the description is the same with or without a provider.
+ */
+export function idpRoutes(configured: IdpUseCases | undefined, deps: IdpRouteDeps): AnyRoute[] {
+  const enabled = configured !== undefined;
+  const useCases = (): IdpUseCases => {
+    if (!configured) throw noSuchRoute();
+    return configured;
+  };
   return [
     defineRoute({
       method: 'get',
@@ -47,19 +57,21 @@ export function idpRoutes(useCases: IdpUseCases, deps: IdpRouteDeps): AnyRoute[]
       tag: 'Authentication',
       operationId: 'getIdpAuthorizeUrl',
       summary: "The identity provider's authorization URL; sets the one-time binding cookie",
+      description: "Starts an OpenID Connect login (authorization code with PKCE): send the browser to `authorization_url`. Sets a one-time binding cookie that the callback checks. Answers 404 `NOT_FOUND` when the server has no identity provider (`APP_IDP_CLIENT_ID` and `APP_IDP_CLIENT_SECRET` unset).",
       access: 'public',
+      enabled,
       rateLimit: AUTHORIZE_LIMIT,
       query: AuthorizeQuery,
       responses: {
         200: {
           description: 'Send the browser to `authorization_url` within 10 minutes',
-          schema: AuthorizeUrlResponse,
+          schema: IdpAuthorizeUrlResponse,
           headers: { 'Set-Cookie': 'idp_binding (HttpOnly, SameSite=Lax, Path=/auth/oauth/idp, Max-Age=600)' },
         },
       },
       errors: ['NOT_FOUND', 'SERVICE_UNAVAILABLE'],
       handler: async ({ ctx, query }) => {
-        const started = await useCases.start.execute({ invitationToken: query.invitation_token });
+        const started = await useCases().start.execute({ invitationToken: query.invitation_token });
         deps.bindingCookie.set(ctx, started.binding, started.maxAgeSeconds);
         return { status: 200, body: { authorization_url: started.authorizationUrl } };
       },
@@ -70,7 +82,9 @@ export function idpRoutes(useCases: IdpUseCases, deps: IdpRouteDeps): AnyRoute[]
       tag: 'Authentication',
       operationId: 'idpCallback',
       summary: 'Where the identity provider sends the browser back; always answers with a redirect',
+      description: "The redirect URI registered with the provider; the browser arrives here, not a client. Always a 302: to `APP_BASE_WEB_URL` with a session cookie, or to `APP_BASE_WEB_URL/login?error=<reason>` with one of `oauth_cancelled`, `oauth_invalid_state`, `oauth_missing_code`, `oauth_email_unverified`, `oauth_signup_closed`, `oauth_failed`. Answers 404 `NOT_FOUND` when the server has no identity provider.",
       access: 'public',
+      enabled,
       query: CallbackQuery,
       responses: {
         302: {
@@ -83,7 +97,7 @@ export function idpRoutes(useCases: IdpUseCases, deps: IdpRouteDeps): AnyRoute[]
       handler: async ({ query, ctx, clientIp }) => {
         const callbackUrl = new URL(deps.callbackUrl);
         callbackUrl.search = ctx.querystring;
-        const result = await useCases.complete.execute({
+        const result = await useCases().complete.execute({
           callbackUrl,
           state: query.state,
           code: query.code,

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { defineRoute, type AnyRoute } from '../route';
+import { defineRoute, NEW_MEMBER_LOCATION, type AnyRoute } from '../route';
 import {
   AcceptedInvitationResponse,
   AcceptInvitationRequest,
@@ -39,14 +39,18 @@ export function invitationRoutes(useCases: InvitationUseCases): AnyRoute[] {
       tag: 'Invitations',
       operationId: 'createInvitation',
       summary: "Invite an email into the caller's organization; emails a 7-day single-use link",
+      description: "Emails a single-use link, valid 7 days, to join the caller's organization with `role`, which may not be above the caller's own. The answer never holds the token. 409 `EMAIL_ALREADY_EXISTS` when the email already has an account. `Location` names the new invitation.",
       access: 'org_admin',
       body: CreateInvitationRequest,
-      responses: { 201: { description: 'The invitation (without its token)', schema: InvitationResponse } },
+      responses: {
+        201: { description: 'The invitation (without its token)', schema: InvitationResponse, headers: { Location: '`/invitations/{invitation_id}` of the new invitation' } },
+      },
       errors: ['EMAIL_ALREADY_EXISTS'],
-      handler: async ({ caller, body }) => ({
-        status: 201,
-        body: toInvitation(await useCases.createInvitation.execute(caller, { email: body.email, role: body.role })),
-      }),
+      handler: async ({ caller, body, ctx }) => {
+        const invitation = await useCases.createInvitation.execute(caller, { email: body.email, role: body.role });
+        ctx.set('Location', `/invitations/${invitation.id}`);
+        return { status: 201, body: toInvitation(invitation) };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -54,6 +58,7 @@ export function invitationRoutes(useCases: InvitationUseCases): AnyRoute[] {
       tag: 'Invitations',
       operationId: 'listInvitations',
       summary: "List the pending invitations of the caller's organization",
+      description: "Invitations neither accepted, revoked nor expired, oldest first.",
       access: 'org_admin',
       responses: { 200: { description: 'The pending invitations', schema: v.array(InvitationResponse) } },
       handler: async ({ caller }) => ({ status: 200, body: (await useCases.listInvitations.execute(caller)).map(toInvitation) }),
@@ -64,6 +69,7 @@ export function invitationRoutes(useCases: InvitationUseCases): AnyRoute[] {
       tag: 'Invitations',
       operationId: 'revokeInvitation',
       summary: 'Revoke a pending invitation; its link stops working',
+      description: "The invitation's link stops working at once.",
       access: 'org_admin',
       params: InvitationIdParams,
       responses: { 204: { description: 'Revoked' } },
@@ -79,17 +85,19 @@ export function invitationRoutes(useCases: InvitationUseCases): AnyRoute[] {
       tag: 'Invitations',
       operationId: 'acceptInvitation',
       summary: 'Accept an invitation: creates a verified user with the invited role',
+      description: "Public: the `token` from the invitation link proves the email. Creates a verified user with the invited role in the inviting organization; then log in with `POST /auth/login`.",
       access: 'public',
       body: AcceptInvitationRequest,
-      responses: { 201: { description: 'The new user', schema: AcceptedInvitationResponse } },
+      responses: { 201: { description: 'The new user', schema: AcceptedInvitationResponse, headers: { Location: NEW_MEMBER_LOCATION } } },
       errors: ['INVALID_TOKEN', 'EMAIL_ALREADY_EXISTS'],
-      handler: async ({ body }) => {
+      handler: async ({ body, ctx }) => {
         const { userId } = await useCases.acceptInvitation.execute({
           token: body.token,
           password: body.password,
           firstName: body.first_name,
           lastName: body.last_name,
         });
+        ctx.set('Location', `/members/${userId}`);
         return { status: 201, body: { user_id: userId } };
       },
     }),

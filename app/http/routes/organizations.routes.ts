@@ -33,6 +33,10 @@ export function organizationRoutes(useCases: OrganizationUseCases): AnyRoute[] {
       tag: 'Organizations',
       operationId: `${action}Organization`,
       summary: action === 'suspend' ? 'Suspend an organization: its sessions and logins are refused' : 'Activate a suspended organization',
+      description:
+        action === 'suspend'
+          ? "Its users' sessions stop working at once and its users cannot log in (401) until it is activated again."
+          : "Lets a suspended organization's users log in again; their sessions ended at suspension.",
       access: 'sys_admin',
       params: OrganizationIdParams,
       responses: { 200: { description: 'The organization', schema: OrganizationResponse } },
@@ -49,12 +53,16 @@ export function organizationRoutes(useCases: OrganizationUseCases): AnyRoute[] {
       tag: 'Organizations',
       operationId: 'createOrganization',
       summary: 'Create an organization and invite admin_email as its org_admin',
+      description: "Creates an active organization and invites `admin_email` as its `org_admin`: the invitation email carries a 7-day link whose token `POST /invitations/accept` takes. 409 `EMAIL_ALREADY_EXISTS` when that email already has an account. `Location` names the new organization.",
       access: 'sys_admin',
       body: CreateOrganizationRequest,
-      responses: { 201: { description: 'The new organization', schema: OrganizationResponse } },
+      responses: {
+        201: { description: 'The new organization', schema: OrganizationResponse, headers: { Location: '`/organizations/{organization_id}` of the new organization' } },
+      },
       errors: ['EMAIL_ALREADY_EXISTS'],
-      handler: async ({ caller, body }) => {
+      handler: async ({ caller, body, ctx }) => {
         const { organization } = await useCases.createOrganization.execute(caller, { name: body.name, adminEmail: body.admin_email });
+        ctx.set('Location', `/organizations/${organization.id}`);
         return { status: 201, body: toOrganization(organization) };
       },
     }),
@@ -64,6 +72,7 @@ export function organizationRoutes(useCases: OrganizationUseCases): AnyRoute[] {
       tag: 'Organizations',
       operationId: 'listOrganizations',
       summary: 'List every organization, oldest first',
+      description: "Every organization of the deployment, oldest first, with its status.",
       access: 'sys_admin',
       responses: { 200: { description: 'The organizations', schema: v.array(OrganizationResponse) } },
       handler: async ({ caller }) => ({ status: 200, body: (await useCases.listOrganizations.execute(caller)).map(toOrganization) }),

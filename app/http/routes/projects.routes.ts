@@ -41,13 +41,15 @@ export function projectRoutes(useCases: ProjectUseCases, options: { baseApiUrl: 
       tag: TAG,
       operationId: 'createProject',
       summary: "Create a project in the caller's organization",
+      description: "Creates a project owned by the caller's organization. `name` is trimmed and must keep 1 to 200 characters; `description` holds up to 10,000 characters or null. `Location` names the new project.",
       access: 'member',
       body: CreateProjectRequest,
-      responses: { 201: { description: 'The new project', schema: ProjectResponse } },
-      handler: async ({ caller, body }) => ({
-        status: 201,
-        body: toResponse(await useCases.createProject.execute(caller, body)),
-      }),
+      responses: { 201: { description: 'The new project', schema: ProjectResponse, headers: { Location: '`/projects/{project_id}` of the new project' } } },
+      handler: async ({ caller, body, ctx }) => {
+        const project = await useCases.createProject.execute(caller, body);
+        ctx.set('Location', `/projects/${project.id}`);
+        return { status: 201, body: toResponse(project) };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -55,6 +57,7 @@ export function projectRoutes(useCases: ProjectUseCases, options: { baseApiUrl: 
       tag: TAG,
       operationId: 'listProjects',
       summary: "List the caller's organization's projects, newest first",
+      description: "Newest first. With `limit`, one page, and `Link: <…>; rel=\"next\"` while more remain: follow it as it is (its `cursor` is opaque). Without `limit`, every project of the organization.",
       access: 'readonly',
       query: ListProjectsQuery,
       responses: {
@@ -79,6 +82,7 @@ export function projectRoutes(useCases: ProjectUseCases, options: { baseApiUrl: 
       tag: TAG,
       operationId: 'getProject',
       summary: "Read one of the caller's organization's projects",
+      description: "A project of another organization answers 404 `RESOURCE_NOT_FOUND`, exactly like a missing one.",
       access: 'readonly',
       params: ProjectIdParams,
       responses: { 200: { description: 'The project', schema: ProjectResponse } },
@@ -94,6 +98,7 @@ export function projectRoutes(useCases: ProjectUseCases, options: { baseApiUrl: 
       tag: TAG,
       operationId: 'updateProject',
       summary: 'Update a project; omitted or null fields keep their value',
+      description: "Fields that are omitted or null keep their value; the limits of `createProject` apply.",
       access: 'member',
       params: ProjectIdParams,
       body: UpdateProjectRequest,
@@ -110,6 +115,7 @@ export function projectRoutes(useCases: ProjectUseCases, options: { baseApiUrl: 
       tag: TAG,
       operationId: 'deleteProject',
       summary: 'Delete a project',
+      description: "Deletes the project for good.",
       access: 'member',
       params: ProjectIdParams,
       responses: { 204: { description: 'Deleted' } },

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { defineRoute, type AnyRoute } from '../route';
-import { DOCS_CSP, renderDocsPage } from '../docs-page';
+import { DOCS_CSP, DOCS_SCRIPT_PATH, redocBundle, renderDocsPage } from '../docs-page';
+import { ApiIndexResponse, HealthResponse, PongResponse } from '../schemas/system.schemas';
 
 export interface HealthCheck {
   name: string;
@@ -11,11 +12,6 @@ export interface HealthCheck {
 
 const HEALTH_TIMEOUT_MS = 2_000;
 
-const checkStatus = v.picklist(['ok', 'down', 'disabled']);
-const healthSchema = v.object({
-  status: v.picklist(['ok', 'unavailable']),
-  checks: v.object({ database: checkStatus, redis: checkStatus }),
-});
 
 async function runCheck(check: HealthCheck): Promise<'ok' | 'down'> {
   let timer: NodeJS.Timeout | undefined;
@@ -32,16 +28,38 @@ async function runCheck(check: HealthCheck): Promise<'ok' | 'down'> {
   }
 }
 
-export function systemRoutes(deps: { healthChecks: HealthCheck[]; openApi: () => Record<string, unknown> }): AnyRoute[] {
+export interface SystemRouteDeps {
+  healthChecks: HealthCheck[];
+  openApi: () => Record<string, unknown>;
+  name: string;
+  version: string;
+}
+
+export function systemRoutes(deps: SystemRouteDeps): AnyRoute[] {
   return [
+    defineRoute({
+      method: 'get',
+      path: '/',
+      tag: 'System',
+      operationId: 'getIndex',
+      summary: 'Where to go from the base URL',
+      description: 'Links to the reference page, this description and the readiness probe.',
+      access: 'public',
+      responses: { 200: { description: 'The links', schema: ApiIndexResponse } },
+      handler: async () => ({
+        status: 200,
+        body: { name: deps.name, version: deps.version, docs: '/docs', openapi: '/openapi.json', health: '/health' },
+      }),
+    }),
     defineRoute({
       method: 'get',
       path: '/ping',
       tag: 'System',
       operationId: 'ping',
       summary: 'Liveness probe',
+      description: "Answers `{\"message\": \"pong\"}` while the process serves HTTP; it touches no dependency. For liveness probes.",
       access: 'public',
-      responses: { 200: { description: 'Alive', schema: v.object({ message: v.literal('pong') }) } },
+      responses: { 200: { description: 'Alive', schema: PongResponse } },
       handler: async () => ({ status: 200, body: { message: 'pong' } }),
     }),
     defineRoute({
@@ -50,10 +68,11 @@ export function systemRoutes(deps: { healthChecks: HealthCheck[]; openApi: () =>
       tag: 'System',
       operationId: 'health',
       summary: 'Readiness: checks the database and, when configured, Redis',
+      description: "Checks the database and, when `APP_REDIS_URL` is set, Redis, each within 2 seconds: 200 while every required dependency answers, 503 naming the failing check otherwise. For readiness probes and load balancers.",
       access: 'public',
       responses: {
-        200: { description: 'Every required dependency answers', schema: healthSchema },
-        503: { description: 'A required dependency is down', schema: healthSchema },
+        200: { description: 'Every required dependency answers', schema: HealthResponse },
+        503: { description: 'A required dependency is down', schema: HealthResponse },
       },
       handler: async () => {
         const checks: Record<string, 'ok' | 'down' | 'disabled'> = { database: 'disabled', redis: 'disabled' };
@@ -69,8 +88,9 @@ export function systemRoutes(deps: { healthChecks: HealthCheck[]; openApi: () =>
       tag: 'System',
       operationId: 'getOpenApi',
       summary: 'This OpenAPI 3.1 description',
+      description: "This document, generated from the same schemas that validate requests. It is the same whatever the settings: only `servers` and the session cookie name reflect the deployment.",
       access: 'public',
-      responses: { 200: { description: 'The description' } },
+      responses: { 200: { description: 'The description', schema: v.looseObject({ openapi: v.literal('3.1.0') }) } },
       handler: async () => ({ status: 200, body: deps.openApi() }),
     }),
     defineRoute({
@@ -79,12 +99,28 @@ export function systemRoutes(deps: { healthChecks: HealthCheck[]; openApi: () =>
       tag: 'System',
       operationId: 'getDocs',
       summary: 'Human-readable API reference',
+      description: "An HTML reference rendered in the browser by Redoc from `/openapi.json`; every script and style it loads is served by this server.",
       access: 'public',
-      responses: { 200: { description: 'HTML page' } },
+      responses: { 200: { description: 'An HTML page', mediaType: 'text/html' } },
       handler: async ({ ctx }) => {
         ctx.set('Content-Security-Policy', DOCS_CSP);
         ctx.type = 'text/html; charset=utf-8';
-        return { status: 200, body: renderDocsPage(deps.openApi() as Parameters<typeof renderDocsPage>[0]) };
+        return { status: 200, body: renderDocsPage(deps.name) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: DOCS_SCRIPT_PATH,
+      tag: 'System',
+      operationId: 'getDocsScript',
+      summary: 'The Redoc bundle the docs page runs',
+      description: 'Served from node_modules/redoc.',
+      access: 'public',
+      hidden: true,
+      responses: { 200: { description: 'JavaScript', mediaType: 'text/javascript' } },
+      handler: async ({ ctx }) => {
+        ctx.type = 'text/javascript; charset=utf-8';
+        return { status: 200, body: await redocBundle() };
       },
     }),
   ];

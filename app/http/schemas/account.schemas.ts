@@ -38,7 +38,12 @@ export const UpdatePasswordRequest = v.object({ current_password: presentedPassw
 export const UserIdResponse = v.object({ user_id: integer });
 export const SuccessResponse = v.object({ success: v.literal(true) });
 
-export const RoleView = v.object({ name: v.picklist(ROLES), precedence: integer });
+/** A role as requests name it: its stored name. */
+export const roleName = v.picklist(ROLES, `Must be one of ${ROLES.join(', ')}`);
+
+export const RoleView = v.object({ name: roleName, precedence: integer });
+
+export const IdpAuthorizeUrlResponse = v.object({ authorization_url: v.pipe(v.string(), v.url()) });
 
 export const CurrentUserResponse = v.object({
   id: integer,

@@ -9,11 +9,11 @@ export const INT4_MAX = 2_147_483_647;
  * never a database error. The metadata makes the OpenAPI description say `integer`: the
  * converter reads a pipe only up to its transform, so it would otherwise document a string.
  */
-export function integerParam(min: number, max: number) {
+export function integerParam(min: number, max: number, description?: string) {
   const message = `Must be an integer from ${min} to ${max}`;
   return v.pipe(
     v.string(message),
-    v.metadata({ type: 'integer', minimum: min, maximum: max }),
+    v.metadata({ type: 'integer', minimum: min, maximum: max, ...(description ? { description } : {}) }),
     v.check((text) => /^(0|[1-9]\d{0,15})$/.test(text) && Number(text) >= min && Number(text) <= max, message),
     v.transform(Number),
   );

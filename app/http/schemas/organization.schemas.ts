@@ -1,15 +1,11 @@
 import * as v from 'valibot';
-import { ROLES } from '../../../core/accounts/role';
-import { email, newPassword, RoleView, token } from './account.schemas';
+import { email, newPassword, RoleView, roleName, token, UserIdResponse } from './account.schemas';
 import { INT4_MAX, integer, integerParam } from './integer-param.schema';
 import { optionalName, requiredName } from './text.schema';
 
 /** Request and response shapes of the organization, member and invitation routes. */
 
 const organizationName = requiredName(200);
-
-/** Requests name a role by its stored name. */
-const roleName = v.picklist(ROLES, `Must be one of ${ROLES.join(', ')}`);
 
 const personName = optionalName(100);
 
@@ -20,9 +16,9 @@ export const UpdateMemberRoleRequest = v.object({ role: roleName });
 export const CreateInvitationRequest = v.object({ email, role: roleName });
 export const AcceptInvitationRequest = v.object({ token, password: newPassword, first_name: personName, last_name: personName });
 
-export const OrganizationIdParams = v.object({ organization_id: integerParam(1, INT4_MAX) });
-export const UserIdParams = v.object({ user_id: integerParam(1, INT4_MAX) });
-export const InvitationIdParams = v.object({ invitation_id: integerParam(1, INT4_MAX) });
+export const OrganizationIdParams = v.object({ organization_id: integerParam(1, INT4_MAX, "The organization's id") });
+export const UserIdParams = v.object({ user_id: integerParam(1, INT4_MAX, "The member's user id") });
+export const InvitationIdParams = v.object({ invitation_id: integerParam(1, INT4_MAX, "The invitation's id") });
 
 export const OrganizationResponse = v.object({
   id: integer,
@@ -45,10 +41,10 @@ export const MemberResponse = v.object({
 export const InvitationResponse = v.object({
   id: integer,
   email: v.string(),
-  role: v.picklist(ROLES),
+  role: roleName,
   organization_id: integer,
   expires_at: timestamp,
   created_at: timestamp,
 });
 
-export const AcceptedInvitationResponse = v.object({ user_id: integer });
+export const AcceptedInvitationResponse = UserIdResponse;

@@ -6,7 +6,7 @@ import { maxCharacters, requiredName, storable } from './text.schema';
 
 const projectName = requiredName(200);
 
-const projectDescription = v.pipe(maxCharacters(10_000), storable);
+const projectDescription = v.pipe(v.string('Must be a string'), ...maxCharacters(10_000), storable);
 
 /** Unknown fields are dropped (v.object strips them), not rejected. */
 export const CreateProjectRequest = v.object({
@@ -20,13 +20,19 @@ export const UpdateProjectRequest = v.object({
   description: v.optional(v.nullable(projectDescription)),
 });
 
-export const ProjectIdParams = v.object({ project_id: integerParam(1, INT4_MAX) });
+export const ProjectIdParams = v.object({ project_id: integerParam(1, INT4_MAX, "The project's id") });
 
 export const ListProjectsQuery = v.object({
   /** Without it every project is returned. */
-  limit: v.optional(integerParam(1, 1000)),
+  limit: v.optional(integerParam(1, 1000, 'At most this many projects; without it, all of them')),
   /** Opaque: the value from the previous page's `Link` header. */
-  cursor: v.optional(v.pipe(v.string('Must be a string'), v.maxLength(200, 'Invalid cursor'))),
+  cursor: v.optional(
+    v.pipe(
+      v.string('Must be a string'),
+      v.maxLength(200, 'Invalid cursor'),
+      v.description("Opaque: where the previous page ended, as given in its `Link` header's next URL"),
+    ),
+  ),
 });
 
 export const ProjectResponse = v.object({

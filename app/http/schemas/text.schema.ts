@@ -16,18 +16,19 @@ export const storable = v.check(
 
 /**
  * At most `max` characters, counted as code points (an emoji is one character, not two UTF-16
- * units), and documented as `maxLength` so the OpenAPI description says the same.
+ * units, which is what `v.maxLength` would count), and described as `maxLength`, which counts
+ * code points too. Two actions to spread into a string pipe, not a pipe of its own: the
+ * description generator stops at a nested schema, so a nested `v.string()` would hide the limit.
  */
 export const maxCharacters = (max: number) =>
-  v.pipe(
-    v.string('Must be a string'),
-    v.metadata({ maxLength: max }),
-    v.check((text: string) => characters(text) <= max, `Must be at most ${max} characters`),
-  );
+  [
+    v.metadata<string, { maxLength: number }>({ maxLength: max }),
+    v.check<string, string>((text) => characters(text) <= max, `Must be at most ${max} characters`),
+  ] as const;
 
 /** A required name: trimmed, 1..max characters, storable. */
 export const requiredName = (max: number) =>
-  v.pipe(v.string('Must be a string'), v.trim(), v.minLength(1, 'Must not be empty'), maxCharacters(max), storable);
+  v.pipe(v.string('Must be a string'), v.trim(), v.minLength(1, 'Must not be empty'), ...maxCharacters(max), storable);
 
 /** An optional, nullable name: trimmed, at most max characters, storable; blank means null. */
 export const optionalName = (max: number) =>
@@ -36,7 +37,7 @@ export const optionalName = (max: number) =>
       v.pipe(
         v.string('Must be a string'),
         v.trim(),
-        maxCharacters(max),
+        ...maxCharacters(max),
         storable,
         v.transform((text: string) => (text === '' ? null : text)),
       ),

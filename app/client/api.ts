@@ -5,6 +5,28 @@
 // Generated from the route definitions by `npm run client` (test/client/generate.ts).
 
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where to go from the base URL
+         * @description Links to the reference page, this description and the readiness probe.
+         *
+         *     **Access:** public.
+         */
+        get: operations["getIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ping": {
         parameters: {
             query?: never;
@@ -12,7 +34,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness probe */
+        /**
+         * Liveness probe
+         * @description Answers `{"message": "pong"}` while the process serves HTTP; it touches no dependency. For liveness probes.
+         *
+         *     **Access:** public.
+         */
         get: operations["ping"];
         put?: never;
         post?: never;
@@ -29,7 +56,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: checks the database and, when configured, Redis */
+        /**
+         * Readiness: checks the database and, when configured, Redis
+         * @description Checks the database and, when `APP_REDIS_URL` is set, Redis, each within 2 seconds: 200 while every required dependency answers, 503 naming the failing check otherwise. For readiness probes and load balancers.
+         *
+         *     **Access:** public.
+         */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -46,7 +78,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI 3.1 description */
+        /**
+         * This OpenAPI 3.1 description
+         * @description This document, generated from the same schemas that validate requests. It is the same whatever the settings: only `servers` and the session cookie name reflect the deployment.
+         *
+         *     **Access:** public.
+         */
         get: operations["getOpenApi"];
         put?: never;
         post?: never;
@@ -63,7 +100,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Human-readable API reference */
+        /**
+         * Human-readable API reference
+         * @description An HTML reference rendered in the browser by Redoc from `/openapi.json`; every script and style it loads is served by this server.
+         *
+         *     **Access:** public.
+         */
         get: operations["getDocs"];
         put?: never;
         post?: never;
@@ -82,7 +124,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account with a personal organization (B2C only) */
+        /**
+         * Create an account with a personal organization (B2C only)
+         * @description Creates an unverified user and a personal organization with the user as its `org_admin`, then emails a verification link (with the `stub` mailer, the email is written to the server log). Logging in needs the link's token accepted by `POST /auth/verify-email` first. Answers 404 `NOT_FOUND` in B2B mode (`APP_MODE=b2b`), where invitations are the only way in.
+         *
+         *     **Access:** public. Rate limit: 3/hour per client IP (429 `RATE_LIMITED` beyond).
+         */
         post: operations["signup"];
         delete?: never;
         options?: never;
@@ -99,7 +146,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account with a named organization (B2C only) */
+        /**
+         * Create an account with a named organization (B2C only)
+         * @description Like `signup`, with a named organization (`organization_name`) instead of a personal one; both share one rate-limit counter. Answers 404 `NOT_FOUND` in B2B mode.
+         *
+         *     **Access:** public. Rate limit: 3/hour per client IP (429 `RATE_LIMITED` beyond).
+         */
         post: operations["signupOrg"];
         delete?: never;
         options?: never;
@@ -116,7 +168,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark the email verified with the emailed token */
+        /**
+         * Mark the email verified with the emailed token
+         * @description Takes the `token` from the emailed link (`…/verify-email?token=…`). A token is single-use and lasts 24 hours; a used, expired or unknown one is 400 `INVALID_TOKEN`.
+         *
+         *     **Access:** public.
+         */
         post: operations["verifyEmail"];
         delete?: never;
         options?: never;
@@ -133,7 +190,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Email a fresh verification link (same answer whether or not the account exists) */
+        /**
+         * Email a fresh verification link (same answer whether or not the account exists)
+         * @description Emails a fresh verification link to an existing, unverified account. Answers 202 the same way whatever the email, so it does not tell who has an account.
+         *
+         *     **Access:** public. Rate limit: 10/minute per client IP (429 `RATE_LIMITED` beyond).
+         */
         post: operations["resendVerification"];
         delete?: never;
         options?: never;
@@ -150,7 +212,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in with email and password; sets the session cookie, or the MFA challenge cookie when the user has MFA */
+        /**
+         * Log in with email and password; sets the session cookie, or the MFA challenge cookie when the user has MFA
+         * @description The password is checked first: only a correct password reveals `EMAIL_NOT_VERIFIED` or `ACCOUNT_SUSPENDED`; an unknown email and a wrong password both answer 401 `INVALID_CREDENTIALS`, in the same time. Every login sets a new session cookie (a session cookie sent with the request is revoked first); with MFA on, it answers `{mfa_required: true}` and sets the `mfa_challenge` cookie instead, for `POST /auth/mfa/verify`.
+         *
+         *     **Access:** public. Rate limit: 5/15m per client IP (429 `RATE_LIMITED` beyond).
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -167,7 +234,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke this session and clear the cookie */
+        /**
+         * Revoke this session and clear the cookie
+         * @description Deletes the session on the server and clears the cookie (`Max-Age=0`).
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -184,7 +256,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Email a password-reset link (same answer whether or not the account exists) */
+        /**
+         * Email a password-reset link (same answer whether or not the account exists)
+         * @description Emails a single-use reset link, valid 1 hour, when the account exists. Answers 202 the same way whatever the email.
+         *
+         *     **Access:** public. Rate limit: 3/hour per client IP (429 `RATE_LIMITED` beyond).
+         */
         post: operations["forgotPassword"];
         delete?: never;
         options?: never;
@@ -201,7 +278,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with the emailed token; revokes every session of the user */
+        /**
+         * Set a new password with the emailed token; revokes every session of the user
+         * @description Takes the `token` from the emailed link and the new password. The token is single-use; every session of the user is revoked, so log in again.
+         *
+         *     **Access:** public.
+         */
         post: operations["resetPassword"];
         delete?: never;
         options?: never;
@@ -218,7 +300,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change the password given the current one; revokes the other sessions */
+        /**
+         * Change the password given the current one; revokes the other sessions
+         * @description Needs the current password (400 `INVALID_CURRENT_PASSWORD` otherwise). Revokes the user's other sessions and keeps this one.
+         *
+         *     **Access:** `readonly` or above (session cookie). Rate limit: 5/15m per user (429 `RATE_LIMITED` beyond).
+         */
         post: operations["updatePassword"];
         delete?: never;
         options?: never;
@@ -233,7 +320,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The logged-in user, their organization and role */
+        /**
+         * The logged-in user, their organization and role
+         * @description The user behind the session cookie, with their organization and role. `has_password` is false for an account made through the identity provider.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
         get: operations["getCurrentUser"];
         put?: never;
         post?: never;
@@ -250,7 +342,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's live sessions, newest first; `current` marks this one */
+        /**
+         * The caller's live sessions, newest first; `current` marks this one
+         * @description The caller's live sessions, newest first, with when each was created and last seen, its user agent and IP; `current` marks the session of this request.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
         get: operations["listSessions"];
         put?: never;
         post?: never;
@@ -270,7 +367,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** End one of the caller's sessions (this one too: the cookie is then cleared) */
+        /**
+         * End one of the caller's sessions (this one too: the cookie is then cleared)
+         * @description Ends one of the caller's sessions; ending the current one also clears its cookie. Another user's session id answers 404 `RESOURCE_NOT_FOUND`.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
         delete: operations["revokeSession"];
         options?: never;
         head?: never;
@@ -286,7 +388,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End every session of the caller except this one */
+        /**
+         * End every session of the caller except this one
+         * @description Ends every session of the caller except this one, and says how many.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
         post: operations["revokeOtherSessions"];
         delete?: never;
         options?: never;
@@ -301,10 +408,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the caller's organization's projects, newest first */
+        /**
+         * List the caller's organization's projects, newest first
+         * @description Newest first. With `limit`, one page, and `Link: <…>; rel="next"` while more remain: follow it as it is (its `cursor` is opaque). Without `limit`, every project of the organization.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
         get: operations["listProjects"];
         put?: never;
-        /** Create a project in the caller's organization */
+        /**
+         * Create a project in the caller's organization
+         * @description Creates a project owned by the caller's organization. `name` is trimmed and must keep 1 to 200 characters; `description` holds up to 10,000 characters or null. `Location` names the new project.
+         *
+         *     **Access:** `member` or above (session cookie).
+         */
         post: operations["createProject"];
         delete?: never;
         options?: never;
@@ -319,13 +436,72 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one of the caller's organization's projects */
+        /**
+         * Read one of the caller's organization's projects
+         * @description A project of another organization answers 404 `RESOURCE_NOT_FOUND`, exactly like a missing one.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
         get: operations["getProject"];
-        /** Update a project; omitted or null fields keep their value */
+        /**
+         * Update a project; omitted or null fields keep their value
+         * @description Fields that are omitted or null keep their value; the limits of `createProject` apply.
+         *
+         *     **Access:** `member` or above (session cookie).
+         */
         put: operations["updateProject"];
         post?: never;
-        /** Delete a project */
+        /**
+         * Delete a project
+         * @description Deletes the project for good.
+         *
+         *     **Access:** `member` or above (session cookie).
+         */
         delete: operations["deleteProject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oauth/idp/authorize-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The identity provider's authorization URL; sets the one-time binding cookie
+         * @description Starts an OpenID Connect login (authorization code with PKCE): send the browser to `authorization_url`. Sets a one-time binding cookie that the callback checks. Answers 404 `NOT_FOUND` when the server has no identity provider (`APP_IDP_CLIENT_ID` and `APP_IDP_CLIENT_SECRET` unset).
+         *
+         *     **Access:** public. Rate limit: 60/minute per client IP (429 `RATE_LIMITED` beyond).
+         */
+        get: operations["getIdpAuthorizeUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oauth/idp/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the identity provider sends the browser back; always answers with a redirect
+         * @description The redirect URI registered with the provider; the browser arrives here, not a client. Always a 302: to `APP_BASE_WEB_URL` with a session cookie, or to `APP_BASE_WEB_URL/login?error=<reason>` with one of `oauth_cancelled`, `oauth_invalid_state`, `oauth_missing_code`, `oauth_email_unverified`, `oauth_signup_closed`, `oauth_failed`. Answers 404 `NOT_FOUND` when the server has no identity provider.
+         *
+         *     **Access:** public.
+         */
+        get: operations["idpCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -338,10 +514,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List every organization, oldest first */
+        /**
+         * List every organization, oldest first
+         * @description Every organization of the deployment, oldest first, with its status.
+         *
+         *     **Access:** `sys_admin` or above (session cookie).
+         */
         get: operations["listOrganizations"];
         put?: never;
-        /** Create an organization and invite admin_email as its org_admin */
+        /**
+         * Create an organization and invite admin_email as its org_admin
+         * @description Creates an active organization and invites `admin_email` as its `org_admin`: the invitation email carries a 7-day link whose token `POST /invitations/accept` takes. 409 `EMAIL_ALREADY_EXISTS` when that email already has an account. `Location` names the new organization.
+         *
+         *     **Access:** `sys_admin` or above (session cookie).
+         */
         post: operations["createOrganization"];
         delete?: never;
         options?: never;
@@ -358,7 +544,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Suspend an organization: its sessions and logins are refused */
+        /**
+         * Suspend an organization: its sessions and logins are refused
+         * @description Its users' sessions stop working at once and its users cannot log in (401) until it is activated again.
+         *
+         *     **Access:** `sys_admin` or above (session cookie).
+         */
         post: operations["suspendOrganization"];
         delete?: never;
         options?: never;
@@ -375,7 +566,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Activate a suspended organization */
+        /**
+         * Activate a suspended organization
+         * @description Lets a suspended organization's users log in again; their sessions ended at suspension.
+         *
+         *     **Access:** `sys_admin` or above (session cookie).
+         */
         post: operations["activateOrganization"];
         delete?: never;
         options?: never;
@@ -390,7 +586,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the members of the caller's organization */
+        /**
+         * List the members of the caller's organization
+         * @description Every user of the caller's organization with their role, in joining order.
+         *
+         *     **Access:** `org_admin` or above (session cookie).
+         */
         get: operations["listMembers"];
         put?: never;
         post?: never;
@@ -408,10 +609,20 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change a member's role (never above the caller's, never leaving no org_admin) */
+        /**
+         * Change a member's role (never above the caller's, never leaving no org_admin)
+         * @description Sets a member's role by its name. A caller cannot grant a role above their own (403 `ACCESS_DENIED`) nor demote the last `org_admin` (409 `LAST_ORG_ADMIN`).
+         *
+         *     **Access:** `org_admin` or above (session cookie).
+         */
         put: operations["updateMemberRole"];
         post?: never;
-        /** Remove a member: deletes the user, their sessions and their projects */
+        /**
+         * Remove a member: deletes the user, their sessions and their projects
+         * @description Deletes the user, their sessions and their projects. Not oneself, and not the last `org_admin` (409 `LAST_ORG_ADMIN`).
+         *
+         *     **Access:** `org_admin` or above (session cookie).
+         */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
@@ -427,7 +638,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Suspend a member: their sessions end and they cannot log in (not oneself, not the last active org_admin) */
+        /**
+         * Suspend a member: their sessions end and they cannot log in (not oneself, not the last active org_admin)
+         * @description The member's sessions end at once and they cannot log in until activated. Not oneself, and not the last active `org_admin` (409 `LAST_ORG_ADMIN`).
+         *
+         *     **Access:** `org_admin` or above (session cookie).
+         */
         post: operations["suspendMember"];
         delete?: never;
         options?: never;
@@ -444,7 +660,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Let a suspended member log in again */
+        /**
+         * Let a suspended member log in again
+         * @description Lets a suspended member log in again.
+         *
+         *     **Access:** `org_admin` or above (session cookie).
+         */
         post: operations["activateMember"];
         delete?: never;
         options?: never;
@@ -459,10 +680,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the pending invitations of the caller's organization */
+        /**
+         * List the pending invitations of the caller's organization
+         * @description Invitations neither accepted, revoked nor expired, oldest first.
+         *
+         *     **Access:** `org_admin` or above (session cookie).
+         */
         get: operations["listInvitations"];
         put?: never;
-        /** Invite an email into the caller's organization; emails a 7-day single-use link */
+        /**
+         * Invite an email into the caller's organization; emails a 7-day single-use link
+         * @description Emails a single-use link, valid 7 days, to join the caller's organization with `role`, which may not be above the caller's own. The answer never holds the token. 409 `EMAIL_ALREADY_EXISTS` when the email already has an account. `Location` names the new invitation.
+         *
+         *     **Access:** `org_admin` or above (session cookie).
+         */
         post: operations["createInvitation"];
         delete?: never;
         options?: never;
@@ -480,7 +711,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a pending invitation; its link stops working */
+        /**
+         * Revoke a pending invitation; its link stops working
+         * @description The invitation's link stops working at once.
+         *
+         *     **Access:** `org_admin` or above (session cookie).
+         */
         delete: operations["revokeInvitation"];
         options?: never;
         head?: never;
@@ -496,7 +732,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation: creates a verified user with the invited role */
+        /**
+         * Accept an invitation: creates a verified user with the invited role
+         * @description Public: the `token` from the invitation link proves the email. Creates a verified user with the invited role in the inviting organization; then log in with `POST /auth/login`.
+         *
+         *     **Access:** public.
+         */
         post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
@@ -511,9 +752,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's organization's settings */
+        /**
+         * The caller's organization's settings
+         * @description The caller's organization's settings: `overage_enabled` and `require_mfa`.
+         *
+         *     **Access:** `org_admin` or above (session cookie).
+         */
         get: operations["getOrganizationSettings"];
-        /** Change any of the settings; unknown keys are refused */
+        /**
+         * Change any of the settings; unknown keys are refused
+         * @description Changes any of the settings sent; unknown keys or wrong types are 422. With `require_mfa` on, members without MFA get 403 `MFA_REQUIRED` on every route but their account, session and MFA routes. Each change is logged with who made it.
+         *
+         *     **Access:** `org_admin` or above (session cookie).
+         */
         put: operations["updateOrganizationSettings"];
         post?: never;
         delete?: never;
@@ -531,7 +782,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a Stripe Checkout that subscribes the caller's organization to a price */
+        /**
+         * Start a Stripe Checkout that subscribes the caller's organization to a price
+         * @description Starts a Stripe Checkout in subscription mode for `price_id`: redirect the user to `url`. The organization's Stripe customer is created on first need. 503 `SERVICE_UNAVAILABLE` while Stripe is not configured.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
         post: operations["createCheckoutSession"];
         delete?: never;
         options?: never;
@@ -548,7 +804,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Receives Stripe events, verified by the Stripe-Signature header over the raw body */
+        /**
+         * Receives Stripe events, verified by the Stripe-Signature header over the raw body
+         * @description For Stripe only: the `Stripe-Signature` header is verified over the raw body (400 `MALFORMED_REQUEST` when it does not match). Each event is applied once; unknown event types are acknowledged.
+         *
+         *     **Access:** public.
+         */
         post: operations["stripeWebhook"];
         delete?: never;
         options?: never;
@@ -565,7 +826,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start TOTP enrolment: a new secret for the authenticator (replaces an unconfirmed one) */
+        /**
+         * Start TOTP enrolment: a new secret for the authenticator (replaces an unconfirmed one)
+         * @description Returns a new base32 `secret` and its `otpauth_url` (issuer `tenantkit`) for an authenticator app; nothing is on until `confirmTotp` accepts a code from it. Calling it again replaces an unconfirmed secret. 409 `CONFLICT` when TOTP is already on.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
         post: operations["setupTotp"];
         delete?: never;
         options?: never;
@@ -582,7 +848,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn TOTP on with a current code; returns 10 recovery codes (shown only now) and ends the user's other sessions */
+        /**
+         * Turn TOTP on with a current code; returns 10 recovery codes (shown only now) and ends the user's other sessions
+         * @description Turns two-factor authentication on with a current 6-digit code. The answer holds 10 single-use recovery codes, shown only this once; the user's other sessions are revoked. A wrong code is 401 `INVALID_MFA_CODE`.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
         post: operations["confirmTotp"];
         delete?: never;
         options?: never;
@@ -599,7 +870,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn TOTP off: `password` for accounts with one, else `code` */
+        /**
+         * Turn TOTP off: `password` for accounts with one, else `code`
+         * @description Turns two-factor authentication off. Accounts with a password confirm with `password`; accounts without one (identity provider) with a current `code`.
+         *
+         *     **Access:** `readonly` or above (session cookie). Rate limit: 5/15m per client IP (429 `RATE_LIMITED` beyond).
+         */
         post: operations["disableTotp"];
         delete?: never;
         options?: never;
@@ -616,7 +892,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Second step of a sign-in: a TOTP code or a recovery code against the challenge cookie; sets the session cookie */
+        /**
+         * Second step of a sign-in: a TOTP code or a recovery code against the challenge cookie; sets the session cookie
+         * @description The second step of a login when the user has MFA on: `POST /auth/login` answered `{mfa_required: true}` and set the `mfa_challenge` cookie. Send a TOTP `code` or a `recovery_code`; success sets the session cookie and clears the challenge. A wrong or reused code is 401 `INVALID_MFA_CODE`; after 5 wrong codes the challenge is void (401 `UNAUTHORIZED`).
+         *
+         *     **Access:** public. Rate limit: 30/15m per client IP (429 `RATE_LIMITED` beyond).
+         */
         post: operations["verifyMfa"];
         delete?: never;
         options?: never;
@@ -628,25 +909,274 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ErrorResponse: {
+        AcceptInvitationRequest: {
+            token: string;
+            password: string;
+            first_name?: string | null;
+            last_name?: string | null;
+        };
+        ApiIndex: {
+            name: string;
+            version: string;
+            /** @description The human-readable API reference */
+            docs: string;
+            /** @description This API as an OpenAPI 3.1 description */
+            openapi: string;
+            /** @description The readiness probe */
+            health: string;
+        };
+        CheckoutRequest: {
+            price_id: string;
+        };
+        CheckoutSession: {
+            /** @description The hosted checkout page to redirect the user to */
+            url: string;
+        };
+        CreateInvitationRequest: {
+            /** Format: email */
+            email: string;
+            role: components["schemas"]["RoleName"];
+        };
+        CreateOrganizationRequest: {
+            name: string;
+            /** Format: email */
+            admin_email: string;
+        };
+        CreateProjectRequest: {
+            name: string;
+            description?: string | null;
+        };
+        EmailRequest: {
+            /** Format: email */
+            email: string;
+        };
+        Health: {
             /** @enum {string} */
-            code: "MALFORMED_REQUEST" | "INVALID_TOKEN" | "INVALID_CURRENT_PASSWORD" | "UNAUTHORIZED" | "ACCOUNT_SUSPENDED" | "INVALID_CREDENTIALS" | "INVALID_MFA_CODE" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "QUOTA_EXCEEDED" | "FEATURE_DISABLED" | "MFA_REQUIRED" | "RESOURCE_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_ALREADY_EXISTS" | "LAST_ORG_ADMIN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "VALIDATION_ERROR" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            status: "ok" | "unavailable";
+            checks: {
+                /** @enum {string} */
+                database: "ok" | "down" | "disabled";
+                /** @enum {string} */
+                redis: "ok" | "down" | "disabled";
+            };
+        };
+        IdpAuthorizeUrl: {
+            /** Format: uri */
+            authorization_url: string;
+        };
+        Invitation: {
+            id: number;
+            email: string;
+            role: components["schemas"]["RoleName"];
+            organization_id: number;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        LoginRequest: {
+            /** Format: email */
+            email: string;
+            password: string;
+        };
+        Member: {
+            user_id: number;
+            email: string;
+            first_name: string | null;
+            last_name: string | null;
+            role: components["schemas"]["Role"];
+            /** @enum {string} */
+            status: "active" | "suspended";
+            /** Format: date-time */
+            created_at: string;
+        };
+        Organization: {
+            id: number;
+            name: string;
+            /** @enum {string} */
+            status: "active" | "suspended";
+            /** Format: date-time */
+            created_at: string;
+        };
+        Pong: {
+            /** @constant */
+            message: "pong";
+        };
+        Project: {
+            id: number;
+            name: string;
+            description: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ResetPasswordRequest: {
+            token: string;
+            new_password: string;
+        };
+        Role: {
+            name: components["schemas"]["RoleName"];
+            precedence: number;
+        };
+        /** @enum {string} */
+        RoleName: "readonly" | "member" | "org_admin" | "sys_admin";
+        SignupOrgRequest: {
+            /** Format: email */
+            email: string;
+            password: string;
+            first_name?: string | null;
+            last_name?: string | null;
+            organization_name: string;
+        };
+        SignupRequest: {
+            /** Format: email */
+            email: string;
+            password: string;
+            first_name?: string | null;
+            last_name?: string | null;
+        };
+        Success: {
+            /** @constant */
+            success: true;
+        };
+        TokenRequest: {
+            token: string;
+        };
+        UpdateMemberRoleRequest: {
+            role: components["schemas"]["RoleName"];
+        };
+        UpdatePasswordRequest: {
+            current_password: string;
+            new_password: string;
+        };
+        UpdateProjectRequest: {
+            name?: string | null;
+            description?: string | null;
+        };
+        User: {
+            id: number;
+            email: string;
+            first_name: string | null;
+            last_name: string | null;
+            email_verified: boolean;
+            has_password: boolean;
+            organization_id: number;
+            organization_name: string;
+            role: components["schemas"]["Role"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        UserId: {
+            user_id: number;
+        };
+        WebhookReceived: {
+            /** @constant */
+            received: true;
+        };
+        /**
+         * @description Stable, machine-readable error codes.
+         * @enum {string}
+         */
+        ErrorCode: "MALFORMED_REQUEST" | "INVALID_TOKEN" | "INVALID_CURRENT_PASSWORD" | "UNAUTHORIZED" | "ACCOUNT_SUSPENDED" | "INVALID_CREDENTIALS" | "INVALID_MFA_CODE" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "QUOTA_EXCEEDED" | "FEATURE_DISABLED" | "MFA_REQUIRED" | "RESOURCE_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_ALREADY_EXISTS" | "LAST_ORG_ADMIN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_ERROR" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        /** @description The body of every error answer. */
+        ErrorResponse: {
+            code: components["schemas"]["ErrorCode"];
+            /** @description For people; never a stack trace, SQL, a token or a password. */
             message: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Also in the server log line of this error.
+             */
             error_id: string;
+            /** @description On 422: field path → message. On RESOURCE_NOT_FOUND: `resource` and `resource_id`. Else often `{}`. */
             details: {
                 [key: string]: unknown;
             };
         };
     };
-    responses: never;
+    responses: {
+        /** @description MALFORMED_REQUEST (400, 408 or 431): a request Node's HTTP parser cannot read, answered before routing */
+        UnreadableRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description INTERNAL_ERROR (500); SERVICE_UNAVAILABLE (503, with `Retry-After`) while a required dependency is down */
+        UnexpectedError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
     pathItems: never;
 }
+export type AcceptInvitationRequest = components['schemas']['AcceptInvitationRequest'];
+export type ApiIndex = components['schemas']['ApiIndex'];
+export type CheckoutRequest = components['schemas']['CheckoutRequest'];
+export type CheckoutSession = components['schemas']['CheckoutSession'];
+export type CreateInvitationRequest = components['schemas']['CreateInvitationRequest'];
+export type CreateOrganizationRequest = components['schemas']['CreateOrganizationRequest'];
+export type CreateProjectRequest = components['schemas']['CreateProjectRequest'];
+export type EmailRequest = components['schemas']['EmailRequest'];
+export type Health = components['schemas']['Health'];
+export type IdpAuthorizeUrl = components['schemas']['IdpAuthorizeUrl'];
+export type Invitation = components['schemas']['Invitation'];
+export type LoginRequest = components['schemas']['LoginRequest'];
+export type Member = components['schemas']['Member'];
+export type Organization = components['schemas']['Organization'];
+export type Pong = components['schemas']['Pong'];
+export type Project = components['schemas']['Project'];
+export type ResetPasswordRequest = components['schemas']['ResetPasswordRequest'];
+export type Role = components['schemas']['Role'];
+export type RoleName = components['schemas']['RoleName'];
+export type SignupOrgRequest = components['schemas']['SignupOrgRequest'];
+export type SignupRequest = components['schemas']['SignupRequest'];
+export type Success = components['schemas']['Success'];
+export type TokenRequest = components['schemas']['TokenRequest'];
+export type UpdateMemberRoleRequest = components['schemas']['UpdateMemberRoleRequest'];
+export type UpdatePasswordRequest = components['schemas']['UpdatePasswordRequest'];
+export type UpdateProjectRequest = components['schemas']['UpdateProjectRequest'];
+export type User = components['schemas']['User'];
+export type UserId = components['schemas']['UserId'];
+export type WebhookReceived = components['schemas']['WebhookReceived'];
+export type ErrorCode = components['schemas']['ErrorCode'];
+export type ErrorResponse = components['schemas']['ErrorResponse'];
+export type ResponseUnreadableRequest = components['responses']['UnreadableRequest'];
+export type ResponseUnexpectedError = components['responses']['UnexpectedError'];
 export type $defs = Record<string, never>;
 export interface operations {
+    getIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiIndex"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
     ping: {
         parameters: {
             query?: never;
@@ -662,21 +1192,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        message: "pong";
-                    };
+                    "application/json": components["schemas"]["Pong"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     health: {
@@ -694,16 +1214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok" | "unavailable";
-                        checks: {
-                            /** @enum {string} */
-                            database: "ok" | "down" | "disabled";
-                            /** @enum {string} */
-                            redis: "ok" | "down" | "disabled";
-                        };
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             /** @description A required dependency is down */
@@ -712,27 +1223,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok" | "unavailable";
-                        checks: {
-                            /** @enum {string} */
-                            database: "ok" | "down" | "disabled";
-                            /** @enum {string} */
-                            redis: "ok" | "down" | "disabled";
-                        };
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getOpenApi: {
@@ -749,17 +1244,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
-            };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": {
+                        /** @constant */
+                        openapi: "3.1.0";
+                    };
                 };
             };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getDocs: {
@@ -771,22 +1264,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description HTML page */
+            /** @description An HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
-            };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/html": string;
                 };
             };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     signup: {
@@ -798,25 +1286,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: email */
-                    email: string;
-                    password: string;
-                    first_name?: string | null;
-                    last_name?: string | null;
-                };
+                "application/json": components["schemas"]["SignupRequest"];
             };
         };
         responses: {
             /** @description Account created; a verification email is on its way */
             201: {
                 headers: {
+                    /** @description `/members/{user_id}` of the new user */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user_id: number;
-                    };
+                    "application/json": components["schemas"]["UserId"];
                 };
             };
             /** @description MALFORMED_REQUEST */
@@ -855,6 +1337,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -867,21 +1358,16 @@ export interface operations {
             /** @description RATE_LIMITED */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     signupOrg: {
@@ -893,26 +1379,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: email */
-                    email: string;
-                    password: string;
-                    first_name?: string | null;
-                    last_name?: string | null;
-                    organization_name: string;
-                };
+                "application/json": components["schemas"]["SignupOrgRequest"];
             };
         };
         responses: {
             /** @description Account and organization created */
             201: {
                 headers: {
+                    /** @description `/members/{user_id}` of the new user */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user_id: number;
-                    };
+                    "application/json": components["schemas"]["UserId"];
                 };
             };
             /** @description MALFORMED_REQUEST */
@@ -951,6 +1430,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -963,21 +1451,16 @@ export interface operations {
             /** @description RATE_LIMITED */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     verifyEmail: {
@@ -989,9 +1472,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    token: string;
-                };
+                "application/json": components["schemas"]["TokenRequest"];
             };
         };
         responses: {
@@ -1001,10 +1482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             /** @description INVALID_TOKEN, MALFORMED_REQUEST */
@@ -1025,6 +1503,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -1034,15 +1521,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     resendVerification: {
@@ -1054,10 +1534,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: email */
-                    email: string;
-                };
+                "application/json": components["schemas"]["EmailRequest"];
             };
         };
         responses: {
@@ -1067,10 +1544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             /** @description MALFORMED_REQUEST */
@@ -1091,6 +1565,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -1103,21 +1586,16 @@ export interface operations {
             /** @description RATE_LIMITED */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     login: {
@@ -1129,11 +1607,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: email */
-                    email: string;
-                    password: string;
-                };
+                "application/json": components["schemas"]["LoginRequest"];
             };
         };
         responses: {
@@ -1189,6 +1663,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -1201,21 +1684,16 @@ export interface operations {
             /** @description RATE_LIMITED */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     logout: {
@@ -1252,15 +1730,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     forgotPassword: {
@@ -1272,10 +1743,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: email */
-                    email: string;
-                };
+                "application/json": components["schemas"]["EmailRequest"];
             };
         };
         responses: {
@@ -1285,10 +1753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             /** @description MALFORMED_REQUEST */
@@ -1309,6 +1774,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -1321,21 +1795,16 @@ export interface operations {
             /** @description RATE_LIMITED */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     resetPassword: {
@@ -1347,10 +1816,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    token: string;
-                    new_password: string;
-                };
+                "application/json": components["schemas"]["ResetPasswordRequest"];
             };
         };
         responses: {
@@ -1360,10 +1826,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             /** @description INVALID_TOKEN, MALFORMED_REQUEST */
@@ -1384,6 +1847,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -1393,15 +1865,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     updatePassword: {
@@ -1413,10 +1878,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    current_password: string;
-                    new_password: string;
-                };
+                "application/json": components["schemas"]["UpdatePasswordRequest"];
             };
         };
         responses: {
@@ -1426,10 +1888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             /** @description INVALID_CURRENT_PASSWORD, MALFORMED_REQUEST */
@@ -1468,6 +1927,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -1480,21 +1948,16 @@ export interface operations {
             /** @description RATE_LIMITED */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getCurrentUser: {
@@ -1512,23 +1975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        email: string;
-                        first_name: string | null;
-                        last_name: string | null;
-                        email_verified: boolean;
-                        has_password: boolean;
-                        organization_id: number;
-                        organization_name: string;
-                        role: {
-                            /** @enum {string} */
-                            name: "readonly" | "member" | "org_admin" | "sys_admin";
-                            precedence: number;
-                        };
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             /** @description UNAUTHORIZED */
@@ -1549,15 +1996,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listSessions: {
@@ -1607,15 +2047,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     revokeSession: {
@@ -1672,15 +2105,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     revokeOtherSessions: {
@@ -1721,21 +2147,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listProjects: {
         parameters: {
             query?: {
+                /** @description At most this many projects; without it, all of them */
                 limit?: number;
+                /** @description Opaque: where the previous page ended, as given in its `Link` header's next URL */
                 cursor?: string;
             };
             header?: never;
@@ -1752,15 +2173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        description: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    }[];
+                    "application/json": components["schemas"]["Project"][];
                 };
             };
             /** @description UNAUTHORIZED */
@@ -1790,15 +2203,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createProject: {
@@ -1810,28 +2216,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["CreateProjectRequest"];
             };
         };
         responses: {
             /** @description The new project */
             201: {
                 headers: {
+                    /** @description `/projects/{project_id}` of the new project */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        description: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             /** @description MALFORMED_REQUEST */
@@ -1870,6 +2267,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -1879,15 +2285,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getProject: {
@@ -1895,6 +2294,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's id */
                 project_id: number;
             };
             cookie?: never;
@@ -1907,15 +2307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        description: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             /** @description UNAUTHORIZED */
@@ -1954,15 +2346,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     updateProject: {
@@ -1970,16 +2355,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's id */
                 project_id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string | null;
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["UpdateProjectRequest"];
             };
         };
         responses: {
@@ -1989,15 +2372,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        description: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             /** @description MALFORMED_REQUEST */
@@ -2045,6 +2420,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -2054,15 +2438,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     deleteProject: {
@@ -2070,6 +2447,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's id */
                 project_id: number;
             };
             cookie?: never;
@@ -2119,8 +2497,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    getIdpAuthorizeUrl: {
+        parameters: {
+            query?: {
+                invitation_token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send the browser to `authorization_url` within 10 minutes */
+            200: {
+                headers: {
+                    /** @description idp_binding (HttpOnly, SameSite=Lax, Path=/auth/oauth/idp, Max-Age=600) */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdpAuthorizeUrl"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2128,6 +2532,74 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    idpCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                error?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To APP_BASE_WEB_URL with a session cookie; to APP_BASE_WEB_URL/mfa with the `mfa_challenge` cookie when the user has MFA; or to APP_BASE_WEB_URL/login?error=<reason> */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    /** @description Clears idp_binding; on success, the session or challenge cookie */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listOrganizations: {
@@ -2145,14 +2617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @enum {string} */
-                        status: "active" | "suspended";
-                        /** Format: date-time */
-                        created_at: string;
-                    }[];
+                    "application/json": components["schemas"]["Organization"][];
                 };
             };
             /** @description UNAUTHORIZED */
@@ -2173,15 +2638,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createOrganization: {
@@ -2193,28 +2651,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** Format: email */
-                    admin_email: string;
-                };
+                "application/json": components["schemas"]["CreateOrganizationRequest"];
             };
         };
         responses: {
             /** @description The new organization */
             201: {
                 headers: {
+                    /** @description `/organizations/{organization_id}` of the new organization */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @enum {string} */
-                        status: "active" | "suspended";
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
             /** @description MALFORMED_REQUEST */
@@ -2262,6 +2711,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -2271,15 +2729,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     suspendOrganization: {
@@ -2287,6 +2738,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization's id */
                 organization_id: number;
             };
             cookie?: never;
@@ -2299,14 +2751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @enum {string} */
-                        status: "active" | "suspended";
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
             /** @description UNAUTHORIZED */
@@ -2345,15 +2790,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     activateOrganization: {
@@ -2361,6 +2799,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization's id */
                 organization_id: number;
             };
             cookie?: never;
@@ -2373,14 +2812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @enum {string} */
-                        status: "active" | "suspended";
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
             /** @description UNAUTHORIZED */
@@ -2419,15 +2851,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listMembers: {
@@ -2445,21 +2870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user_id: number;
-                        email: string;
-                        first_name: string | null;
-                        last_name: string | null;
-                        role: {
-                            /** @enum {string} */
-                            name: "readonly" | "member" | "org_admin" | "sys_admin";
-                            precedence: number;
-                        };
-                        /** @enum {string} */
-                        status: "active" | "suspended";
-                        /** Format: date-time */
-                        created_at: string;
-                    }[];
+                    "application/json": components["schemas"]["Member"][];
                 };
             };
             /** @description UNAUTHORIZED */
@@ -2480,15 +2891,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     updateMemberRole: {
@@ -2496,16 +2900,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The member's user id */
                 user_id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    role: "readonly" | "member" | "org_admin" | "sys_admin";
-                };
+                "application/json": components["schemas"]["UpdateMemberRoleRequest"];
             };
         };
         responses: {
@@ -2515,21 +2917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user_id: number;
-                        email: string;
-                        first_name: string | null;
-                        last_name: string | null;
-                        role: {
-                            /** @enum {string} */
-                            name: "readonly" | "member" | "org_admin" | "sys_admin";
-                            precedence: number;
-                        };
-                        /** @enum {string} */
-                        status: "active" | "suspended";
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Member"];
                 };
             };
             /** @description MALFORMED_REQUEST */
@@ -2586,6 +2974,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -2595,15 +2992,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     removeMember: {
@@ -2611,6 +3001,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The member's user id */
                 user_id: number;
             };
             cookie?: never;
@@ -2669,15 +3060,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     suspendMember: {
@@ -2685,6 +3069,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The member's user id */
                 user_id: number;
             };
             cookie?: never;
@@ -2697,21 +3082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user_id: number;
-                        email: string;
-                        first_name: string | null;
-                        last_name: string | null;
-                        role: {
-                            /** @enum {string} */
-                            name: "readonly" | "member" | "org_admin" | "sys_admin";
-                            precedence: number;
-                        };
-                        /** @enum {string} */
-                        status: "active" | "suspended";
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Member"];
                 };
             };
             /** @description UNAUTHORIZED */
@@ -2759,15 +3130,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     activateMember: {
@@ -2775,6 +3139,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The member's user id */
                 user_id: number;
             };
             cookie?: never;
@@ -2787,21 +3152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user_id: number;
-                        email: string;
-                        first_name: string | null;
-                        last_name: string | null;
-                        role: {
-                            /** @enum {string} */
-                            name: "readonly" | "member" | "org_admin" | "sys_admin";
-                            precedence: number;
-                        };
-                        /** @enum {string} */
-                        status: "active" | "suspended";
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Member"];
                 };
             };
             /** @description UNAUTHORIZED */
@@ -2840,15 +3191,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listInvitations: {
@@ -2866,17 +3210,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        email: string;
-                        /** @enum {string} */
-                        role: "readonly" | "member" | "org_admin" | "sys_admin";
-                        organization_id: number;
-                        /** Format: date-time */
-                        expires_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                    }[];
+                    "application/json": components["schemas"]["Invitation"][];
                 };
             };
             /** @description UNAUTHORIZED */
@@ -2897,15 +3231,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createInvitation: {
@@ -2917,32 +3244,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: email */
-                    email: string;
-                    /** @enum {string} */
-                    role: "readonly" | "member" | "org_admin" | "sys_admin";
-                };
+                "application/json": components["schemas"]["CreateInvitationRequest"];
             };
         };
         responses: {
             /** @description The invitation (without its token) */
             201: {
                 headers: {
+                    /** @description `/invitations/{invitation_id}` of the new invitation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        email: string;
-                        /** @enum {string} */
-                        role: "readonly" | "member" | "org_admin" | "sys_admin";
-                        organization_id: number;
-                        /** Format: date-time */
-                        expires_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Invitation"];
                 };
             };
             /** @description MALFORMED_REQUEST */
@@ -2990,6 +3304,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -2999,15 +3322,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     revokeInvitation: {
@@ -3015,6 +3331,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The invitation's id */
                 invitation_id: number;
             };
             cookie?: never;
@@ -3064,15 +3381,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     acceptInvitation: {
@@ -3084,24 +3394,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    token: string;
-                    password: string;
-                    first_name?: string | null;
-                    last_name?: string | null;
-                };
+                "application/json": components["schemas"]["AcceptInvitationRequest"];
             };
         };
         responses: {
             /** @description The new user */
             201: {
                 headers: {
+                    /** @description `/members/{user_id}` of the new user */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user_id: number;
-                    };
+                    "application/json": components["schemas"]["UserId"];
                 };
             };
             /** @description INVALID_TOKEN, MALFORMED_REQUEST */
@@ -3131,6 +3436,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -3140,15 +3454,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getOrganizationSettings: {
@@ -3190,15 +3497,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     updateOrganizationSettings: {
@@ -3265,6 +3565,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -3274,15 +3583,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createCheckoutSession: {
@@ -3294,9 +3596,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    price_id: string;
-                };
+                "application/json": components["schemas"]["CheckoutRequest"];
             };
         };
         responses: {
@@ -3306,10 +3606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The hosted checkout page to redirect the user to */
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["CheckoutSession"];
                 };
             };
             /** @description MALFORMED_REQUEST */
@@ -3348,6 +3645,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -3357,24 +3663,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     stripeWebhook: {
@@ -3392,10 +3682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        received: true;
-                    };
+                    "application/json": components["schemas"]["WebhookReceived"];
                 };
             };
             /** @description MALFORMED_REQUEST */
@@ -3416,24 +3703,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     setupTotp: {
@@ -3484,15 +3755,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     confirmTotp: {
@@ -3566,6 +3830,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -3575,15 +3848,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     disableTotp: {
@@ -3608,10 +3874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             /** @description INVALID_CURRENT_PASSWORD, MALFORMED_REQUEST */
@@ -3650,6 +3913,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -3662,21 +3934,16 @@ export interface operations {
             /** @description RATE_LIMITED */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     verifyMfa: {
@@ -3703,9 +3970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user_id: number;
-                    };
+                    "application/json": components["schemas"]["UserId"];
                 };
             };
             /** @description MALFORMED_REQUEST */
@@ -3735,6 +4000,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -3747,21 +4021,16 @@ export interface operations {
             /** @description RATE_LIMITED */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
 }

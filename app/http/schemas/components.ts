@@ -1,0 +1,70 @@
+import type { GenericSchema } from 'valibot';
+import {
+  CurrentUserResponse,
+  EmailRequest,
+  IdpAuthorizeUrlResponse,
+  LoginRequest,
+  ResetPasswordRequest,
+  roleName,
+  RoleView,
+  SignupOrgRequest,
+  SignupRequest,
+  SuccessResponse,
+  TokenRequest,
+  UpdatePasswordRequest,
+  UserIdResponse,
+} from './account.schemas';
+import { CheckoutResponse, CreateCheckoutRequest, WebhookReceivedResponse } from './billing.schemas';
+import {
+  AcceptInvitationRequest,
+  CreateInvitationRequest,
+  CreateOrganizationRequest,
+  InvitationResponse,
+  MemberResponse,
+  OrganizationResponse,
+  UpdateMemberRoleRequest,
+} from './organization.schemas';
+import { CreateProjectRequest, ProjectResponse, UpdateProjectRequest } from './project.schemas';
+import { ApiIndexResponse, HealthResponse, PongResponse } from './system.schemas';
+
+/**
+ * The named schemas of the OpenAPI description (`#/components/schemas/<name>`), which become the
+ * client's named types. Wherever one of these schema objects appears in a route, the description
+ * refers to it by name instead of repeating it. Requests are described as the client sends them
+ * (before trimming and defaults), responses as the server sends them.
+ */
+export const REQUEST_COMPONENTS: Record<string, GenericSchema> = {
+  RoleName: roleName,
+  SignupRequest,
+  SignupOrgRequest,
+  LoginRequest,
+  EmailRequest,
+  TokenRequest,
+  ResetPasswordRequest,
+  UpdatePasswordRequest,
+  CreateProjectRequest,
+  UpdateProjectRequest,
+  CreateOrganizationRequest,
+  UpdateMemberRoleRequest,
+  CreateInvitationRequest,
+  AcceptInvitationRequest,
+  CheckoutRequest: CreateCheckoutRequest,
+};
+
+export const RESPONSE_COMPONENTS: Record<string, GenericSchema> = {
+  RoleName: roleName,
+  Role: RoleView,
+  User: CurrentUserResponse,
+  UserId: UserIdResponse,
+  Success: SuccessResponse,
+  IdpAuthorizeUrl: IdpAuthorizeUrlResponse,
+  Project: ProjectResponse,
+  Organization: OrganizationResponse,
+  Member: MemberResponse,
+  Invitation: InvitationResponse,
+  CheckoutSession: CheckoutResponse,
+  WebhookReceived: WebhookReceivedResponse,
+  Health: HealthResponse,
+  Pong: PongResponse,
+  ApiIndex: ApiIndexResponse,
+};
