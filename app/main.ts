@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config/config';
-import { createLogger } from './logging';
+import { createAppLogger } from './logging';
 import { logRuntimeStats } from './runtime-stats';
 
 /** `npm start`: parse settings, open storage, serve HTTP, drain on SIGTERM. */
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const { config, warnings } = loaded;
-  const logger = createLogger(config.logLevel);
+  const logger = createAppLogger(config);
   for (const warning of warnings) logger.warn(warning);
   // Open the embedded database while the app's modules load: the two overlap, and startup on
   // an existing data dir stays well under 3 s (docs/architecture.md, Startup).

@@ -45,6 +45,8 @@ export interface AppConfig {
   encryptionKey: string | undefined;
   /** Sent emails are deleted this many days after sending (their bodies at once). */
   emailRetentionDays: number;
+  /** `auto`: human-readable lines in `dev` when stdout is a terminal, JSON lines otherwise. */
+  logFormat: 'json' | 'pretty' | 'auto';
 }
 
 export type EmailConfig =
@@ -141,9 +143,13 @@ const rawSchema = v.object({
     v.picklist(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], 'must be trace, debug, info, warn, error, fatal or silent'),
     'info',
   ),
+  APP_LOG_FORMAT: v.optional(v.picklist(['json', 'pretty', 'auto'], 'must be json, pretty or auto'), 'auto'),
 });
 
 type Raw = v.InferOutput<typeof rawSchema>;
+
+/** Every setting this file reads; `.env.example` and docs/configuration.md must name each one. */
+export const SETTING_NAMES: readonly string[] = Object.keys(rawSchema.entries);
 
 export interface LoadedConfig {
   config: AppConfig;
@@ -248,6 +254,7 @@ function build(raw: Raw): LoadedConfig {
     appName: raw.APP_NAME,
     encryptionKey: raw.APP_ENCRYPTION_KEY?.trim(),
     emailRetentionDays: raw.APP_EMAIL_RETENTION_DAYS,
+    logFormat: raw.APP_LOG_FORMAT,
   };
   return { config: deepFreeze(config), warnings };
 }

@@ -4,7 +4,7 @@ import { createContainer } from '../container/container';
 import { openInfrastructure } from '../container/infrastructure';
 import { TOKENS } from '../container/tokens';
 import { jobPeriods, keepSchedulesRegistered, recurringJobs } from '../jobs/jobs';
-import { createLogger } from '../logging';
+import { createAppLogger } from '../logging';
 import { BullmqScheduler } from '../../adapters/bullmq/bullmq-scheduler';
 import { BullmqWorkerHost } from '../../adapters/bullmq/bullmq-worker';
 
@@ -40,7 +40,7 @@ function settings(): AppConfig {
  */
 async function main(): Promise<void> {
   const config = settings();
-  const logger = createLogger(config.logLevel);
+  const logger = createAppLogger(config);
   const infra = await openInfrastructure(config, logger);
   const container = createContainer(config, logger, infra);
   const connection = infra.redis;

@@ -52,6 +52,7 @@ describe('loadConfig', () => {
       passwordHashCost: 11,
       stripe: undefined,
       logLevel: 'info',
+      logFormat: 'auto',
     });
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.corsOrigins)).toBe(true);
