@@ -2559,8 +2559,11 @@ export interface operations {
     idpCallback: {
         parameters: {
             query?: {
+                /** @description From the identity provider; a repeated value or one over 4096 characters counts as absent */
                 code?: string;
+                /** @description From the identity provider; a repeated value or one over 4096 characters counts as absent */
                 state?: string;
+                /** @description From the identity provider; a repeated value or one over 4096 characters counts as absent */
                 error?: string;
             };
             header?: never;
@@ -2582,15 +2585,6 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -186,6 +186,13 @@ function parameters(schema: v.GenericSchema | undefined, where: 'path' | 'query'
   }));
 }
 
+/** A query whose every parameter falls back to absent when invalid (the IdP callback) never answers 422. */
+function canFail(schema: v.GenericSchema | undefined): boolean {
+  if (!schema) return false;
+  const entries = (schema as { entries?: Record<string, object> }).entries;
+  return !(entries && Object.values(entries).every((entry) => 'fallback' in entry));
+}
+
 function responseContent(spec: ResponseSpec, output: (s: v.GenericSchema) => JsonSchema): Json {
   if (spec.schema) return { content: { [spec.mediaType ?? 'application/json']: { schema: output(spec.schema) } } };
   if (spec.mediaType) return { content: { [spec.mediaType]: { schema: { type: 'string' } } } };
@@ -206,7 +213,7 @@ function responses(route: AnyRoute, output: (s: v.GenericSchema) => JsonSchema):
   const codes = new Set<ApiErrorCode>(route.errors ?? []);
   if (route.enabled !== undefined) codes.add('NOT_FOUND');
   if (route.body) (['MALFORMED_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'] as const).forEach((c) => codes.add(c));
-  if (route.body || route.params || route.query) codes.add('VALIDATION_ERROR');
+  if (route.body || route.params || canFail(route.query)) codes.add('VALIDATION_ERROR');
   if (route.access !== 'public') (['UNAUTHORIZED', 'ACCESS_DENIED'] as const).forEach((c) => codes.add(c));
   if (route.access !== 'public' && !route.allowWithoutMfa) codes.add('MFA_REQUIRED');
   if (route.rateLimit) codes.add('RATE_LIMITED');

@@ -5,6 +5,7 @@ import { createContainer } from '../../app/container/container';
 import type { Infrastructure } from '../../app/container/infrastructure';
 import { createLogger } from '../../app/logging';
 import { composeRoutes } from '../../app/server';
+import type { AnyRoute } from '../../app/http/route';
 import type { Database } from '../../adapters/postgres/database';
 import { SystemClock } from '../../adapters/system/system-clock';
 
@@ -15,7 +16,7 @@ export const GENERATED_TYPES_PATH = fileURLToPath(new URL('../../app/client/api.
  * Routes are only described, never called, so the container gets infrastructure that refuses to
  * be used: nothing is opened and a module that touches the database while binding fails loudly.
  */
-function offlineInfrastructure(): Infrastructure {
+export function offlineInfrastructure(): Infrastructure {
   const database = new Proxy({} as Database, {
     get(_target, property) {
       // Inversify probes resolved values for `then` to tell promises apart.
@@ -27,11 +28,15 @@ function offlineInfrastructure(): Infrastructure {
   return { clock: new SystemClock(), database, redis: undefined, rateLimitRedis: undefined, mailer, encryptionKey: Buffer.alloc(32), close: async () => undefined };
 }
 
-/** Exactly what `GET /openapi.json` serves, built in-process with default settings. */
-export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
-  const { config } = loadConfig({});
-  const container = createContainer(config, createLogger('silent'), offlineInfrastructure());
-  const route = composeRoutes(container, config).find((r) => r.operationId === 'getOpenApi');
+/** Every route as `npm start` composes it with `env`, over infrastructure that refuses to be used. */
+export function offlineRoutes(env: Record<string, string> = {}): AnyRoute[] {
+  const { config } = loadConfig(env);
+  return composeRoutes(createContainer(config, createLogger('silent'), offlineInfrastructure()), config);
+}
+
+/** Exactly what `GET /openapi.json` serves, built in-process with default settings (or `env`). */
+export async function buildOpenApiDocument(env: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  const route = offlineRoutes(env).find((r) => r.operationId === 'getOpenApi');
   if (!route) throw new Error('The getOpenApi route is missing');
   const reply = await route.handler({ body: undefined, params: undefined, query: undefined, caller: undefined, clientIp: '127.0.0.1', ctx: undefined as never });
   return reply.body as Record<string, unknown>;

@@ -26,7 +26,17 @@ export interface IdpRouteDeps {
 
 
 // Whatever arrives, the callback redirects: a repeated or oversized parameter counts as absent.
-const callbackParameter = v.fallback(v.optional(v.pipe(v.string(), v.maxLength(4096))), undefined);
+// Described without a maxLength, since an over-long value is not refused: it is ignored.
+const callbackParameter = v.fallback(
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.check((text) => text.length <= 4096),
+      v.description('From the identity provider; a repeated value or one over 4096 characters counts as absent'),
+    ),
+  ),
+  undefined,
+);
 const CallbackQuery = v.looseObject({ code: callbackParameter, state: callbackParameter, error: callbackParameter });
 
 /**
