@@ -41,7 +41,7 @@ export function renderDocsPage(title: string): string {
 </head>
 <body>
 <noscript>The reference needs JavaScript. The description itself is at <a href="openapi.json">openapi.json</a> (OpenAPI 3.1).</noscript>
-<redoc spec-url="openapi.json" hide-download-button="false" required-props-first="true" path-in-middle-panel="true"></redoc>
+<redoc spec-url="openapi.json" expand-responses="200,201" required-props-first="true" path-in-middle-panel="true"></redoc>
 <script src="${DOCS_SCRIPT_PATH.slice(1)}"></script>
 </body>
 </html>

@@ -1,12 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../app/config/config';
-import { createHttpApp } from '../../app/http/app';
 import type { AnyRoute } from '../../app/http/route';
-import { createLogger } from '../../app/logging';
 import { buildOpenApi } from '../../app/http/openapi';
-import { offlineRoutes } from '../client/openapi-document';
+import { startOfflineApp, type OfflineApp } from '../support/offline-app';
 
 /**
  * What the server enforces is what it describes. For every operation of the description, every
@@ -34,39 +29,28 @@ type Operation = { operationId: string; parameters: Parameter[]; requestBody?: {
 
 const UNDESCRIBED_LONG = 50_000;
 
-let server: Server;
+let app: OfflineApp;
 let base: string;
 let components: Record<string, Schema>;
 const operations: Array<{ method: string; path: string; op: Operation }> = [];
 
 beforeAll(async () => {
-  const routes = offlineRoutes().map(
-    (route): AnyRoute => ({ ...route, enabled: true, rateLimit: undefined, handler: async () => ({ status: 204 }) }),
-  );
-  const doc = buildOpenApi(routes, { title: 'tenantkit', version: 'test', sessionCookieName: 'session_id' }) as {
-    paths: Record<string, Record<string, Operation>>;
-    components: { schemas: Record<string, Schema> };
-  };
-  components = doc.components.schemas;
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(item)) operations.push({ method, path, op });
-  }
-  const { config } = loadConfig({});
-  const app = createHttpApp({
-    config,
-    logger: createLogger('silent'),
-    routes,
-    authenticate: async () => ({ userId: 1, organizationId: 1, role: 'sys_admin', sessionId: 1 }) as never,
-    rateLimiter: { consume: async () => ({ allowed: true, retryAfterSeconds: 0 }) } as never,
-    clientIp: () => '127.0.0.1',
-    isDependencyDown: () => false,
+  app = await startOfflineApp((all) => {
+    const routes = all.map((route): AnyRoute => ({ ...route, enabled: true, handler: async () => ({ status: 204 }) }));
+    const doc = buildOpenApi(routes, { title: 'tenantkit', version: 'test', sessionCookieName: 'session_id' }) as {
+      paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, Schema> };
+    };
+    components = doc.components.schemas;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) operations.push({ method, path, op });
+    }
+    return routes;
   });
-  server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = app.url;
 });
 
-afterAll(() => new Promise<void>((resolve) => server?.close(() => resolve())));
+afterAll(() => app?.close());
 
 const resolve = (schema: Schema): Schema => (schema.$ref ? resolve(components[schema.$ref.split('/').pop()!]!) : schema);
 /** The non-null branch of a nullable field. */
