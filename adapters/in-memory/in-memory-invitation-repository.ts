@@ -1,5 +1,6 @@
 import { isPending, type Invitation } from '../../core/organizations/invitation';
 import type { InvitationRepository, NewInvitation } from '../../core/organizations/invitation-repository.port';
+import { applyWindow, type ListWindow } from '../../core/shared/list-page';
 import type { InMemoryStore, Table } from './in-memory-store';
 
 /** The `invitation` table's row: plain data, as the store's snapshots require. */
@@ -75,12 +76,12 @@ export class InMemoryInvitationRepository implements InvitationRepository {
     });
   }
 
-  listPending(organizationId: number, now: Date): Promise<Invitation[]> {
+  listPending(organizationId: number, now: Date, window?: ListWindow): Promise<Invitation[]> {
     return this.store.unitOfWork.exclusive(() =>
-      [...this.rows.values()]
-        .filter((row) => row.organizationId === organizationId && isPending(row, now))
-        .sort(oldestFirst)
-        .map(copy),
+      applyWindow(
+        [...this.rows.values()].filter((row) => row.organizationId === organizationId && isPending(row, now)).sort(oldestFirst),
+        window,
+      ).map(copy),
     );
   }
 

@@ -1,5 +1,6 @@
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
 import type { AccountStatus, Organization, OrganizationSettings } from '../../core/accounts/user';
+import { applyWindow, byPosition, type ListWindow } from '../../core/shared/list-page';
 import type { InMemoryStore, OrganizationRow } from './in-memory-store';
 
 const toOrganization = (row: OrganizationRow): Organization => ({
@@ -36,13 +37,9 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
     });
   }
 
-  list(): Promise<Organization[]> {
+  list(window?: ListWindow): Promise<Organization[]> {
     // As in the SQL adapter: creation time, then id for organizations created at the same instant.
-    return this.store.unitOfWork.exclusive(() =>
-      [...this.store.organizations.values()]
-        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
-        .map(toOrganization),
-    );
+    return this.store.unitOfWork.exclusive(() => applyWindow([...this.store.organizations.values()].sort(byPosition), window).map(toOrganization));
   }
 
   async lock(_id: number): Promise<void> {

@@ -2,6 +2,7 @@ import type { RoleName } from '../../core/accounts/role';
 import type { AccountStatus, User } from '../../core/accounts/user';
 import type { NewUser, UserRepository } from '../../core/accounts/user-repository.port';
 import { DomainError } from '../../core/shared/domain-error';
+import { applyWindow, byPosition, type ListWindow } from '../../core/shared/list-page';
 import type { InMemoryStore, UserRow } from './in-memory-store';
 
 const toUser = (row: UserRow): User => ({
@@ -102,8 +103,8 @@ export class InMemoryUserRepository implements UserRepository {
     });
   }
 
-  listByOrganization(organizationId: number): Promise<User[]> {
-    return this.store.unitOfWork.exclusive(() => this.inOrganization(organizationId).map(toUser));
+  listByOrganization(organizationId: number, window?: ListWindow): Promise<User[]> {
+    return this.store.unitOfWork.exclusive(() => applyWindow(this.inOrganization(organizationId), window).map(toUser));
   }
 
   updateRole(organizationId: number, userId: number, role: RoleName): Promise<User | null> {
@@ -140,6 +141,6 @@ export class InMemoryUserRepository implements UserRepository {
   }
 
   private inOrganization(organizationId: number): UserRow[] {
-    return [...this.store.users.values()].filter((row) => row.organizationId === organizationId).sort((a, b) => a.id - b.id);
+    return [...this.store.users.values()].filter((row) => row.organizationId === organizationId).sort(byPosition);
   }
 }

@@ -1,7 +1,9 @@
 import type { Invitation } from '../../core/organizations/invitation';
 import type { InvitationRepository, NewInvitation } from '../../core/organizations/invitation-repository.port';
 import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { ListWindow } from '../../core/shared/list-page';
 import type { Database } from './database';
+import { windowed } from './list-window';
 import type { Tables } from './schema/tables';
 
 type InvitationRow = Selectable<Tables['invitation']>;
@@ -75,15 +77,15 @@ export class PostgresInvitationRepository implements InvitationRepository {
     return row ? toInvitation(row) : null;
   }
 
-  async listPending(organizationId: number, now: Date): Promise<Invitation[]> {
-    const rows = await this.database.db
+  async listPending(organizationId: number, now: Date, window?: ListWindow): Promise<Invitation[]> {
+    const query = this.database.db
       .selectFrom('invitation')
       .selectAll()
       .where(pending(now))
       .where('organization_id', '=', organizationId)
       .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+      .orderBy('id');
+    const rows = await windowed(query, window).execute();
     return rows.map(toInvitation);
   }
 

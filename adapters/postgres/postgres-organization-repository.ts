@@ -1,7 +1,9 @@
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
 import type { AccountStatus, Organization, OrganizationSettings } from '../../core/accounts/user';
 import type { Selectable } from 'kysely';
+import type { ListWindow } from '../../core/shared/list-page';
 import type { Database } from './database';
+import { windowed } from './list-window';
 import type { Tables } from './schema/tables';
 
 type OrganizationRow = Selectable<Tables['organization']>;
@@ -31,14 +33,10 @@ export class PostgresOrganizationRepository implements OrganizationRepository {
     return row ? toOrganization(row) : null;
   }
 
-  async list(): Promise<Organization[]> {
+  async list(window?: ListWindow): Promise<Organization[]> {
     // `id` breaks ties between organizations created in the same microsecond.
-    const rows = await this.database.db
-      .selectFrom('organization')
-      .selectAll()
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+    const query = this.database.db.selectFrom('organization').selectAll().orderBy('created_at').orderBy('id');
+    const rows = await windowed(query, window).execute();
     return rows.map(toOrganization);
   }
 

@@ -3,7 +3,9 @@ import type { AccountStatus, User } from '../../core/accounts/user';
 import type { NewUser, UserRepository } from '../../core/accounts/user-repository.port';
 import { DomainError } from '../../core/shared/domain-error';
 import type { Selectable } from 'kysely';
+import type { ListWindow } from '../../core/shared/list-page';
 import type { Database } from './database';
+import { windowed } from './list-window';
 import type { Tables } from './schema/tables';
 
 type UserRow = Selectable<Tables['app_user']>;
@@ -98,13 +100,14 @@ export class PostgresUserRepository implements UserRepository {
     return row ? toUser(row) : null;
   }
 
-  async listByOrganization(organizationId: number): Promise<User[]> {
-    const rows = await this.database.db
+  async listByOrganization(organizationId: number, window?: ListWindow): Promise<User[]> {
+    const query = this.database.db
       .selectFrom('app_user')
       .selectAll()
       .where('organization_id', '=', organizationId)
-      .orderBy('id')
-      .execute();
+      .orderBy('created_at')
+      .orderBy('id');
+    const rows = await windowed(query, window).execute();
     return rows.map(toUser);
   }
 

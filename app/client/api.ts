@@ -410,7 +410,7 @@ export interface paths {
         };
         /**
          * List the caller's organization's projects, newest first
-         * @description Newest first. With `limit`, one page, and `Link: <…>; rel="next"` while more remain: follow it as it is (its `cursor` is opaque). Without `limit`, every project of the organization.
+         * @description Newest first. With `limit`, one page, and `Link: <…>; rel="next"` while more remain: follow it as it is (its `cursor` is opaque). Without `limit`, every project of the organization, streamed: the server reads them 500 at a time, so a large organization costs it one page of memory, not the whole list. Prefer `limit` in user interfaces.
          *
          *     **Access:** `readonly` or above (session cookie).
          */
@@ -2168,7 +2168,7 @@ export interface operations {
             /** @description A page of projects; all of them without `limit` */
             200: {
                 headers: {
-                    /** @description Sent when more projects remain: `<…/projects?limit=N&cursor=…>; rel="next"` */
+                    /** @description Sent while more remain, with `limit` only: `<…?limit=N&cursor=…>; rel="next"`, the next page's URL to follow as it is */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -2598,16 +2598,23 @@ export interface operations {
     };
     listOrganizations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many organizations; without it, all of them */
+                limit?: number;
+                /** @description Opaque: where the previous page ended, as given in its `Link` header's next URL */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The organizations */
+            /** @description A page of organizations; all of them without `limit` */
             200: {
                 headers: {
+                    /** @description Sent while more remain, with `limit` only: `<…?limit=N&cursor=…>; rel="next"`, the next page's URL to follow as it is */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2625,6 +2632,15 @@ export interface operations {
             };
             /** @description ACCESS_DENIED, MFA_REQUIRED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2851,16 +2867,23 @@ export interface operations {
     };
     listMembers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many members; without it, all of them */
+                limit?: number;
+                /** @description Opaque: where the previous page ended, as given in its `Link` header's next URL */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The members */
+            /** @description A page of members; all of them without `limit` */
             200: {
                 headers: {
+                    /** @description Sent while more remain, with `limit` only: `<…?limit=N&cursor=…>; rel="next"`, the next page's URL to follow as it is */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2878,6 +2901,15 @@ export interface operations {
             };
             /** @description ACCESS_DENIED, MFA_REQUIRED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3191,16 +3223,23 @@ export interface operations {
     };
     listInvitations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many invitations; without it, all of them */
+                limit?: number;
+                /** @description Opaque: where the previous page ended, as given in its `Link` header's next URL */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The pending invitations */
+            /** @description A page of pending invitations; all of them without `limit` */
             200: {
                 headers: {
+                    /** @description Sent while more remain, with `limit` only: `<…?limit=N&cursor=…>; rel="next"`, the next page's URL to follow as it is */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3218,6 +3257,15 @@ export interface operations {
             };
             /** @description ACCESS_DENIED, MFA_REQUIRED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -64,7 +64,9 @@ export function organizationsModule(): ContainerModule {
       };
     });
 
-    bind(TOKENS.Routes).toDynamicValue((ctx) => organizationRoutes(ctx.get(TOKENS.OrganizationUseCases)));
+    bind(TOKENS.Routes).toDynamicValue((ctx) =>
+      organizationRoutes(ctx.get(TOKENS.OrganizationUseCases), { baseApiUrl: ctx.get(TOKENS.Config).baseApiUrl }),
+    );
     bind(TOKENS.Routes).toDynamicValue((ctx) => settingsRoutes(ctx.get(TOKENS.OrganizationUseCases)));
   });
 }

@@ -1,10 +1,11 @@
+import type { ListWindow } from '../shared/list-page';
 import type { AccountStatus, Organization, OrganizationSettings } from './user';
 
 export interface OrganizationRepository {
   create(input: { name: string }): Promise<Organization>;
   findById(id: number): Promise<Organization | null>;
-  /** Oldest first. */
-  list(): Promise<Organization[]>;
+  /** Oldest first, (createdAt, id) ascending; `window` pages it. */
+  list(window?: ListWindow): Promise<Organization[]>;
   /** Returns the updated organization, or null when absent. */
   setStatus(id: number, status: AccountStatus): Promise<Organization | null>;
   /**

@@ -1,3 +1,4 @@
+import type { ListWindow } from '../shared/list-page';
 import type { RoleName } from './role';
 import type { AccountStatus, User } from './user';
 
@@ -22,7 +23,8 @@ export interface UserRepository {
   replacePasswordHash(id: number, previousHash: string, passwordHash: string): Promise<boolean>;
   /** Scoped to the organization; returns the updated user, or null when absent there. Idempotent. */
   setStatus(organizationId: number, userId: number, status: AccountStatus): Promise<User | null>;
-  listByOrganization(organizationId: number): Promise<User[]>;
+  /** In joining order, (createdAt, id) ascending; `window` pages it. */
+  listByOrganization(organizationId: number, window?: ListWindow): Promise<User[]>;
   /** Scoped to the organization; returns the updated user, or null when absent there. */
   updateRole(organizationId: number, userId: number, role: RoleName): Promise<User | null>;
   /** Scoped to the organization; cascades to sessions, tokens and projects. Returns whether a row was deleted. */

@@ -1,3 +1,4 @@
+import type { ListWindow } from '../shared/list-page';
 import type { Invitation } from './invitation';
 
 /** A pending invitation as created: `email` already normalized, `createdAt` from the Clock. */
@@ -22,8 +23,8 @@ export interface InvitationRepository {
    * exactly one gets the invitation.
    */
   consume(tokenHash: string, now: Date): Promise<Invitation | null>;
-  /** The organization's invitations pending at `now`, oldest first. */
-  listPending(organizationId: number, now: Date): Promise<Invitation[]>;
+  /** The organization's invitations pending at `now`, oldest first, (createdAt, id) ascending; `window` pages it. */
+  listPending(organizationId: number, now: Date, window?: ListWindow): Promise<Invitation[]>;
   /**
    * Revokes the invitation if it belongs to the organization and is pending at `now`. Returns
    * whether it did; unknown, foreign, accepted, revoked and expired invitations all give false.

@@ -16,9 +16,9 @@ describe('ListInvitations', () => {
     await invite.execute(await h.loginAs(otherAdmin!), { email: 'elsewhere@example.com', role: 'member' });
     const list = new ListInvitations(h.orgPorts);
 
-    expect((await list.execute(caller)).map((i) => i.id)).toEqual([early.id, late.id]);
+    expect((await list.execute(caller)).items.map((i) => i.id)).toEqual([early.id, late.id]);
     h.clock.set(early.expiresAt);
-    expect((await list.execute(caller)).map((i) => i.id)).toEqual([late.id]);
+    expect((await list.execute(caller)).items.map((i) => i.id)).toEqual([late.id]);
   });
 
   it('is for org_admins and above', async () => {

@@ -1,15 +1,17 @@
 import type { Caller } from '../accounts/caller';
 import type { Clock } from '../shared/clock.port';
+import { readPage, type Page, type PageRequest } from '../shared/list-page';
 import type { Invitation } from './invitation';
 import type { InvitationRepository } from './invitation-repository.port';
 import { requireRole } from './membership-rules';
 
-/** The caller's organization's pending invitations (not accepted, not revoked, not expired), oldest first. */
+/** The caller's organization's pending invitations (not accepted, not revoked, not expired), oldest first, a page at a time when asked. */
 export class ListInvitations {
   constructor(private readonly deps: { invitations: InvitationRepository; clock: Clock }) {}
 
-  async execute(caller: Caller): Promise<Invitation[]> {
+  async execute(caller: Caller, page: PageRequest = {}): Promise<Page<Invitation>> {
     requireRole(caller, 'org_admin');
-    return this.deps.invitations.listPending(caller.organizationId, this.deps.clock.now());
+    const now = this.deps.clock.now();
+    return readPage(page, (window) => this.deps.invitations.listPending(caller.organizationId, now, window));
   }
 }

@@ -1,14 +1,15 @@
 import type { Caller } from '../accounts/caller';
 import type { User } from '../accounts/user';
 import type { UserRepository } from '../accounts/user-repository.port';
+import { readPage, type Page, type PageRequest } from '../shared/list-page';
 import { requireRole } from './membership-rules';
 
-/** The members of the caller's organization (never another's), in joining order. */
+/** The members of the caller's organization (never another's), in joining order, a page at a time when asked. */
 export class ListMembers {
   constructor(private readonly deps: { users: UserRepository }) {}
 
-  async execute(caller: Caller): Promise<User[]> {
+  async execute(caller: Caller, page: PageRequest = {}): Promise<Page<User>> {
     requireRole(caller, 'org_admin');
-    return this.deps.users.listByOrganization(caller.organizationId);
+    return readPage(page, (window) => this.deps.users.listByOrganization(caller.organizationId, window));
   }
 }

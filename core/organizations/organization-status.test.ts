@@ -12,7 +12,7 @@ describe('ListOrganizations, SuspendOrganization, ActivateOrganization', () => {
     const acme = await h.anOrganization(['org_admin'], 'Acme');
     const list = new ListOrganizations(h.ports);
 
-    expect((await list.execute(await h.loginAs(system.users[0]!))).map((o) => o.id)).toEqual([system.organizationId, acme.organizationId]);
+    expect((await list.execute(await h.loginAs(system.users[0]!))).items.map((o) => o.id)).toEqual([system.organizationId, acme.organizationId]);
     await expect(list.execute(await h.loginAs(acme.users[0]!))).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
   });
 

@@ -4,6 +4,7 @@ import type { UserRepository } from '../../core/accounts/user-repository.port';
 import type { InvitationRepository, NewInvitation } from '../../core/organizations/invitation-repository.port';
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
 import { aNewUser, aTokenHash } from './user-repository.contract';
+import { expectWindowsWalkTheList } from './list-window';
 
 export interface InvitationRepositoryHarness {
   invitations: InvitationRepository;
@@ -159,6 +160,12 @@ export function describeInvitationRepositoryContract(name: string, setup: () => 
 
       expect((await h.invitations.listPending(orgId, at(29))).map((i) => i.id)).toEqual([expired.id, a.id, b.id]);
       expect((await h.invitations.listPending(orgId, at(30))).map((i) => i.id)).toEqual([a.id, b.id]);
+    });
+
+    it('pages the pending invitations, oldest first', async () => {
+      for (let minute = 5; minute > 0; minute -= 1) await invite({ createdAt: at(minute) });
+      await invite({ createdAt: at(3) }); // a tie on createdAt: the id orders it
+      await expectWindowsWalkTheList((window) => h.invitations.listPending(orgId, at(6), window), 2);
     });
 
     it('lists nothing for an organization without invitations', async () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
 import type { FakeClock } from '../support/fake-clock';
+import { expectWindowsWalkTheList } from './list-window';
 
 export interface OrganizationRepositoryHarness {
   organizations: OrganizationRepository;
@@ -54,6 +55,11 @@ export function describeOrganizationRepositoryContract(
       const third = await h.organizations.create({ name: 'Third' });
 
       expect((await h.organizations.list()).map((o) => o.id)).toEqual([first.id, second.id, third.id]);
+    });
+
+    it('pages the list: windows after a position, at most limit each, walk it whole and in order', async () => {
+      for (const name of ['A', 'B', 'C', 'D', 'E']) await h.organizations.create({ name });
+      await expectWindowsWalkTheList((window) => h.organizations.list(window), 2);
     });
 
     it('lists nothing when there are no organizations', async () => {

@@ -7,6 +7,7 @@ import type { NewUser, UserRepository } from '../../core/accounts/user-repositor
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
 import type { FakeClock } from '../support/fake-clock';
 import { CLOCK_TIME } from './organization-repository.contract';
+import { expectWindowsWalkTheList } from './list-window';
 
 export interface UserRepositoryHarness {
   /** The clock the adapters stamp bookkeeping times from. */
@@ -148,6 +149,12 @@ export function describeUserRepositoryContract(name: string, setup: () => Promis
 
       expect([...listed].sort((x, y) => x.id - y.id)).toEqual([a, b]);
       expect(await h.users.listByOrganization(987_654)).toEqual([]);
+    });
+
+    it("pages an organization's users in joining order", async () => {
+      for (let i = 0; i < 5; i += 1) await h.users.create(aNewUser(orgId));
+      await h.users.create(aNewUser(otherOrgId));
+      await expectWindowsWalkTheList((window) => h.users.listByOrganization(orgId, window), 2);
     });
 
     it('updates the role within the organization and returns the updated user', async () => {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { linkNextPage, NEXT_LINK_HEADER } from '../paging';
 import { defineRoute, NEW_MEMBER_LOCATION, type AnyRoute } from '../route';
 import {
   AcceptedInvitationResponse,
@@ -6,6 +7,7 @@ import {
   CreateInvitationRequest,
   InvitationIdParams,
   InvitationResponse,
+  ListInvitationsQuery,
 } from '../schemas/organization.schemas';
 import type { Invitation } from '../../../core/organizations/invitation';
 import type { AcceptInvitation } from '../../../core/organizations/accept-invitation.use-case';
@@ -31,7 +33,7 @@ const toInvitation = (i: Invitation): v.InferOutput<typeof InvitationResponse> =
 });
 
 /** Invitations into the caller's organization, and the public accept. */
-export function invitationRoutes(useCases: InvitationUseCases): AnyRoute[] {
+export function invitationRoutes(useCases: InvitationUseCases, options: { baseApiUrl: string }): AnyRoute[] {
   return [
     defineRoute({
       method: 'post',
@@ -60,8 +62,15 @@ export function invitationRoutes(useCases: InvitationUseCases): AnyRoute[] {
       summary: "List the pending invitations of the caller's organization",
       description: "Invitations neither accepted, revoked nor expired, oldest first.",
       access: 'org_admin',
-      responses: { 200: { description: 'The pending invitations', schema: v.array(InvitationResponse) } },
-      handler: async ({ caller }) => ({ status: 200, body: (await useCases.listInvitations.execute(caller)).map(toInvitation) }),
+      query: ListInvitationsQuery,
+      responses: {
+        200: { description: 'A page of pending invitations; all of them without `limit`', schema: v.array(InvitationResponse), headers: NEXT_LINK_HEADER },
+      },
+      handler: async ({ caller, query, ctx }) => {
+        const page = await useCases.listInvitations.execute(caller, query);
+        linkNextPage(ctx, options.baseApiUrl, '/invitations', query.limit, page.nextCursor);
+        return { status: 200, body: page.items.map(toInvitation) };
+      },
     }),
     defineRoute({
       method: 'delete',

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
+import { linkNextPage, NEXT_LINK_HEADER } from '../paging';
 import { defineRoute, type AnyRoute } from '../route';
-import { MemberResponse, UpdateMemberRoleRequest, UserIdParams } from '../schemas/organization.schemas';
+import { ListMembersQuery, MemberResponse, UpdateMemberRoleRequest, UserIdParams } from '../schemas/organization.schemas';
 import { roleView } from '../../../core/accounts/role';
 import type { User } from '../../../core/accounts/user';
 import type { ChangeMemberRole } from '../../../core/organizations/change-member-role.use-case';
@@ -27,7 +28,7 @@ const toMember = (u: User): v.InferOutput<typeof MemberResponse> => ({
 });
 
 /** Members of the caller's organization: the organization always comes from the session. */
-export function memberRoutes(useCases: MemberUseCases): AnyRoute[] {
+export function memberRoutes(useCases: MemberUseCases, options: { baseApiUrl: string }): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
@@ -37,8 +38,13 @@ export function memberRoutes(useCases: MemberUseCases): AnyRoute[] {
       summary: "List the members of the caller's organization",
       description: "Every user of the caller's organization with their role, in joining order.",
       access: 'org_admin',
-      responses: { 200: { description: 'The members', schema: v.array(MemberResponse) } },
-      handler: async ({ caller }) => ({ status: 200, body: (await useCases.listMembers.execute(caller)).map(toMember) }),
+      query: ListMembersQuery,
+      responses: { 200: { description: 'A page of members; all of them without `limit`', schema: v.array(MemberResponse), headers: NEXT_LINK_HEADER } },
+      handler: async ({ caller, query, ctx }) => {
+        const page = await useCases.listMembers.execute(caller, query);
+        linkNextPage(ctx, options.baseApiUrl, '/members', query.limit, page.nextCursor);
+        return { status: 200, body: page.items.map(toMember) };
+      },
     }),
     defineRoute({
       method: 'put',

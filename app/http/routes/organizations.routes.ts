@@ -1,6 +1,7 @@
 import * as v from 'valibot';
+import { linkNextPage, NEXT_LINK_HEADER } from '../paging';
 import { defineRoute, type AnyRoute } from '../route';
-import { CreateOrganizationRequest, OrganizationIdParams, OrganizationResponse } from '../schemas/organization.schemas';
+import { ListOrganizationsQuery, CreateOrganizationRequest, OrganizationIdParams, OrganizationResponse } from '../schemas/organization.schemas';
 import type { Organization } from '../../../core/accounts/user';
 import type { CreateOrganization } from '../../../core/organizations/create-organization.use-case';
 import type { ListOrganizations } from '../../../core/organizations/list-organizations.use-case';
@@ -25,7 +26,7 @@ const toOrganization = (o: Organization): v.InferOutput<typeof OrganizationRespo
 });
 
 /** Organizations, members and invitations. Every id and scope comes from the session, never the request. */
-export function organizationRoutes(useCases: OrganizationUseCases): AnyRoute[] {
+export function organizationRoutes(useCases: OrganizationUseCases, options: { baseApiUrl: string }): AnyRoute[] {
   const statusRoute = (action: 'suspend' | 'activate') =>
     defineRoute({
       method: 'post',
@@ -74,12 +75,19 @@ export function organizationRoutes(useCases: OrganizationUseCases): AnyRoute[] {
       summary: 'List every organization, oldest first',
       description: "Every organization of the deployment, oldest first, with its status.",
       access: 'sys_admin',
-      responses: { 200: { description: 'The organizations', schema: v.array(OrganizationResponse) } },
-      handler: async ({ caller }) => ({ status: 200, body: (await useCases.listOrganizations.execute(caller)).map(toOrganization) }),
+      query: ListOrganizationsQuery,
+      responses: {
+        200: { description: 'A page of organizations; all of them without `limit`', schema: v.array(OrganizationResponse), headers: NEXT_LINK_HEADER },
+      },
+      handler: async ({ caller, query, ctx }) => {
+        const page = await useCases.listOrganizations.execute(caller, query);
+        linkNextPage(ctx, options.baseApiUrl, '/organizations', query.limit, page.nextCursor);
+        return { status: 200, body: page.items.map(toOrganization) };
+      },
     }),
     statusRoute('suspend'),
     statusRoute('activate'),
-    ...memberRoutes(useCases),
-    ...invitationRoutes(useCases),
+    ...memberRoutes(useCases, options),
+    ...invitationRoutes(useCases, options),
   ];
 }

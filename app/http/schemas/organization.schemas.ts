@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { email, newPassword, RoleView, roleName, token, UserIdResponse } from './account.schemas';
 import { INT4_MAX, integer, integerParam } from './integer-param.schema';
 import { optionalName, requiredName } from './text.schema';
+import { pageQuery } from '../paging';
 
 /** Request and response shapes of the organization, member and invitation routes. */
 
@@ -15,6 +16,10 @@ export const CreateOrganizationRequest = v.object({ name: organizationName, admi
 export const UpdateMemberRoleRequest = v.object({ role: roleName });
 export const CreateInvitationRequest = v.object({ email, role: roleName });
 export const AcceptInvitationRequest = v.object({ token, password: newPassword, first_name: personName, last_name: personName });
+
+export const ListOrganizationsQuery = pageQuery('organizations');
+export const ListMembersQuery = pageQuery('members');
+export const ListInvitationsQuery = pageQuery('invitations');
 
 export const OrganizationIdParams = v.object({ organization_id: integerParam(1, INT4_MAX, "The organization's id") });
 export const UserIdParams = v.object({ user_id: integerParam(1, INT4_MAX, "The member's user id") });

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { INT4_MAX, integer, integerParam } from './integer-param.schema';
 import { maxCharacters, requiredName, storable } from './text.schema';
+import { pageQuery } from '../paging';
 
 /** Request and response shapes of the project routes; the OpenAPI description is built from these. */
 
@@ -22,18 +23,7 @@ export const UpdateProjectRequest = v.object({
 
 export const ProjectIdParams = v.object({ project_id: integerParam(1, INT4_MAX, "The project's id") });
 
-export const ListProjectsQuery = v.object({
-  /** Without it every project is returned. */
-  limit: v.optional(integerParam(1, 1000, 'At most this many projects; without it, all of them')),
-  /** Opaque: the value from the previous page's `Link` header. */
-  cursor: v.optional(
-    v.pipe(
-      v.string('Must be a string'),
-      v.maxLength(200, 'Invalid cursor'),
-      v.description("Opaque: where the previous page ended, as given in its `Link` header's next URL"),
-    ),
-  ),
-});
+export const ListProjectsQuery = pageQuery('projects');
 
 export const ProjectResponse = v.object({
   id: integer,
