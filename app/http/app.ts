@@ -17,7 +17,7 @@ export interface HttpAppDeps extends Omit<RouterDeps, 'allowedOrigins'> {
   isDependencyDown(error: unknown): boolean;
 }
 
-const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Link'];
+const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Link', 'Location'];
 
 /**
  * The middleware order is the design: request id and access log outermost, then what happens to
