@@ -23,6 +23,7 @@ type Schema = {
   minimum?: number;
   maximum?: number;
   format?: string;
+  pattern?: string;
 };
 type Parameter = { name: string; in: 'path' | 'query'; required: boolean; schema: Schema };
 type Operation = { operationId: string; parameters: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } };
@@ -102,6 +103,8 @@ function probes(schema: Schema, required: boolean): Probe[] {
     if (s.maxLength !== undefined) {
       out.push({ label: `maxLength ${s.maxLength}`, value: text(s, s.maxLength), refused: false });
       out.push({ label: `maxLength ${s.maxLength} + 1`, value: text(s, s.maxLength + 1), refused: true });
+    } else if (s.pattern !== undefined) {
+      out.push({ label: `not matching ${s.pattern}`, value: '\u0000 does not match', refused: true });
     } else {
       out.push({ label: `${UNDESCRIBED_LONG} characters (no maxLength described)`, value: text(s, UNDESCRIBED_LONG), refused: false });
     }
