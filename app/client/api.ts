@@ -4000,7 +4000,7 @@ export interface operations {
                 "application/json": {
                     code?: string;
                     recovery_code?: string;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {

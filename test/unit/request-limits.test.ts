@@ -24,6 +24,7 @@ type Schema = {
   maximum?: number;
   format?: string;
   pattern?: string;
+  oneOf?: Array<{ required?: string[] }>;
 };
 type Parameter = { name: string; in: 'path' | 'query'; required: boolean; schema: Schema };
 type Operation = { operationId: string; parameters: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } };
@@ -70,7 +71,13 @@ function text(schema: Schema, length: number): string {
   return 'a'.repeat(length);
 }
 
-/** A valid value: the smallest the schema allows. */
+/** "Exactly one of": the fields the first `oneOf` alternative requires, with valid values. */
+function oneOfFirst(schema: Schema): Record<string, unknown> {
+  const required = schema.oneOf?.[0]?.required ?? [];
+  return Object.fromEntries(required.map((name) => [name, valid(schema.properties![name]!)]));
+}
+
+/** A valid value: the smallest the schema allows (optional fields left out). */
 function valid(schema: Schema): unknown {
   const s = concrete(schema);
   if (s.const !== undefined) return s.const;
@@ -78,7 +85,8 @@ function valid(schema: Schema): unknown {
   if (s.type === 'integer' || s.type === 'number') return s.minimum ?? 1;
   if (s.type === 'boolean') return true;
   if (s.type === 'object') {
-    return Object.fromEntries(Object.entries(s.properties ?? {}).map(([name, property]) => [name, valid(property)]));
+    const required = Object.entries(s.properties ?? {}).filter(([name]) => (s.required ?? []).includes(name));
+    return { ...Object.fromEntries(required.map(([name, property]) => [name, valid(property)])), ...oneOfFirst(s) };
   }
   const min = Math.max(s.minLength ?? 1, s.format === 'email' ? 16 : 1);
   return text(s, min);

@@ -21,7 +21,15 @@ export const SessionResponse = v.object({
 export const RevokedResponse = v.object({ revoked: integer });
 
 /** What people type: digits, perhaps with spaces; the use case checks it is six digits. */
-const totpCode = v.pipe(v.string(), v.trim(), v.transform((code) => code.replace(/\s+/g, '')), v.minLength(1, 'Required'), v.maxLength(16));
+// The metadata describes the limits the pipe enforces after its transform (where the description stops).
+const totpCode = v.pipe(
+  v.string(),
+  v.metadata({ minLength: 1, maxLength: 16 }),
+  v.trim(),
+  v.transform((code) => code.replace(/\s+/g, '')),
+  v.minLength(1, 'Required'),
+  v.maxLength(16),
+);
 const recoveryCode = v.pipe(v.string(), v.trim(), v.minLength(1, 'Required'), v.maxLength(64));
 
 export const TotpSetupResponse = v.object({ secret: v.string(), otpauth_url: v.string() });
@@ -32,6 +40,7 @@ export const DisableTotpRequest = v.object({ password: v.optional(presentedPassw
 /** Exactly one of the two: a code from the authenticator, or one recovery code. */
 export const VerifyMfaRequest = v.pipe(
   v.object({ code: v.optional(totpCode), recovery_code: v.optional(recoveryCode) }),
+  v.metadata({ oneOf: [{ required: ['code'] }, { required: ['recovery_code'] }] }),
   v.check((body) => (body.code === undefined) !== (body.recovery_code === undefined), 'Give either code or recovery_code'),
 );
 
