@@ -1,3 +1,4 @@
+import { UNLIMITED } from '../../core/plans/feature-catalogue';
 import type { Project } from '../../core/projects/project';
 import type {
   NewProject,
@@ -31,6 +32,16 @@ export class InMemoryProjectRepository implements ProjectRepository {
 
   create(organizationId: number, project: NewProject): Promise<Project> {
     return this.atomically(() => {
+      const id = this.store.nextId('project');
+      const row: Project = { id, organizationId, ...project, updatedAt: project.createdAt };
+      this.rows.set(id, copy(row));
+      return copy(row);
+    });
+  }
+
+  createWithinLimit(organizationId: number, project: NewProject, limit: number): Promise<Project | null> {
+    return this.atomically(() => {
+      if (limit !== UNLIMITED && this.count(organizationId) >= limit) return null;
       const id = this.store.nextId('project');
       const row: Project = { id, organizationId, ...project, updatedAt: project.createdAt };
       this.rows.set(id, copy(row));
@@ -73,6 +84,14 @@ export class InMemoryProjectRepository implements ProjectRepository {
 
   delete(organizationId: number, id: number): Promise<boolean> {
     return this.atomically(() => (this.owned(organizationId, id) ? this.rows.delete(id) : false));
+  }
+
+  countByOrganization(organizationId: number): Promise<number> {
+    return this.atomically(() => this.count(organizationId));
+  }
+
+  private count(organizationId: number): number {
+    return [...this.rows.values()].filter((row) => row.organizationId === organizationId).length;
   }
 
   private owned(organizationId: number, id: number): Project | undefined {

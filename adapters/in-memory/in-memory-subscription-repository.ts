@@ -1,4 +1,4 @@
-import type { Subscription, SubscriptionChange } from '../../core/billing/subscription';
+import type { CheckoutLink, Subscription, SubscriptionState } from '../../core/billing/subscription';
 import type { SubscriptionRepository } from '../../core/billing/subscription-repository.port';
 import type { InMemoryStore, Table } from './in-memory-store';
 
@@ -7,16 +7,33 @@ interface BillingEventRow {
   receivedAt: Date;
 }
 
+const copyDate = (date: Date | null) => (date ? new Date(date) : null);
+
 const copy = (row: Subscription): Subscription => ({
   ...row,
-  currentPeriodEnd: row.currentPeriodEnd ? new Date(row.currentPeriodEnd) : null,
-  eventAt: new Date(row.eventAt),
+  currentPeriodStart: copyDate(row.currentPeriodStart),
+  currentPeriodEnd: copyDate(row.currentPeriodEnd),
+  eventAt: copyDate(row.eventAt),
   updatedAt: new Date(row.updatedAt),
 });
 
+const empty = (organizationId: number, updatedAt: Date): Subscription => ({
+  organizationId,
+  status: null,
+  customerId: null,
+  subscriptionId: null,
+  priceId: null,
+  productId: null,
+  currentPeriodStart: null,
+  currentPeriodEnd: null,
+  cancelAtPeriodEnd: false,
+  eventAt: null,
+  updatedAt,
+});
+
 /**
- * Subscriptions in the shared InMemoryStore (it knows which organizations exist, and its
- * transactions cover both tables). Deleting an organization deletes its subscription.
+ * Billing records in the shared InMemoryStore (it knows which organizations exist, and its
+ * transactions cover both tables). Deleting an organization deletes its record.
  */
 export class InMemorySubscriptionRepository implements SubscriptionRepository {
   private readonly rows: Map<number, Subscription>;
@@ -38,27 +55,44 @@ export class InMemorySubscriptionRepository implements SubscriptionRepository {
   findOrganizationByCustomer(customerId: string): Promise<number | null> {
     return this.store.unitOfWork.exclusive(() => {
       const matches = [...this.rows.values()].filter((row) => row.customerId === customerId);
-      matches.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
+      matches.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || a.organizationId - b.organizationId);
       return matches[0]?.organizationId ?? null;
     });
   }
 
-  upsert(organizationId: number, change: SubscriptionChange): Promise<boolean> {
+  saveCustomer(organizationId: number, customerId: string, updatedAt: Date): Promise<string | null> {
+    return this.store.unitOfWork.exclusive(() => {
+      if (!this.store.organizations.has(organizationId)) return null;
+      const stored = this.rows.get(organizationId) ?? empty(organizationId, updatedAt);
+      if (stored.customerId) return stored.customerId;
+      this.rows.set(organizationId, copy({ ...stored, customerId, updatedAt }));
+      return customerId;
+    });
+  }
+
+  applyState(organizationId: number, state: SubscriptionState): Promise<boolean> {
     return this.store.unitOfWork.exclusive(() => {
       if (!this.store.organizations.has(organizationId)) return false;
       const stored = this.rows.get(organizationId);
-      if (stored && stored.eventAt.getTime() > change.eventAt.getTime()) return false;
+      if (stored?.eventAt && stored.eventAt.getTime() > state.eventAt.getTime()) return false;
+      this.rows.set(organizationId, copy({ organizationId, ...state }));
+      return true;
+    });
+  }
+
+  linkCheckout(organizationId: number, link: CheckoutLink): Promise<boolean> {
+    return this.store.unitOfWork.exclusive(() => {
+      if (!this.store.organizations.has(organizationId)) return false;
+      const stored = this.rows.get(organizationId) ?? empty(organizationId, link.updatedAt);
+      const provisional = stored.eventAt === null;
       this.rows.set(
         organizationId,
         copy({
-          organizationId,
-          status: change.status,
-          customerId: change.customerId ?? stored?.customerId ?? null,
-          subscriptionId: change.subscriptionId ?? stored?.subscriptionId ?? null,
-          priceId: change.priceId ?? stored?.priceId ?? null,
-          currentPeriodEnd: change.currentPeriodEnd ?? stored?.currentPeriodEnd ?? null,
-          eventAt: change.eventAt,
-          updatedAt: change.updatedAt,
+          ...stored,
+          customerId: stored.customerId ?? link.customerId,
+          subscriptionId: provisional ? (link.subscriptionId ?? stored.subscriptionId) : stored.subscriptionId,
+          status: provisional ? link.provisionalStatus : stored.status,
+          updatedAt: link.updatedAt,
         }),
       );
       return true;

@@ -1,6 +1,7 @@
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './schema';
+import { routines } from './schema/quota.routines';
 import { migrations } from './migrations';
 
 export interface OrmOptions {
@@ -48,6 +49,7 @@ export function ormOptions(options: OrmOptions): Options {
       ? { host: embedded.host, port: embedded.port, user: 'postgres', dbName: 'postgres' }
       : { clientUrl: options.clientUrl }),
     entities,
+    routines,
     extensions: [Migrator],
     discovery: { warnWhenNoEntities: false },
     migrations: {

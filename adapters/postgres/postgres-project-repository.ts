@@ -16,6 +16,10 @@ const LIST_FIRST = `select * from project where organization_id = $1
 const LIST_AFTER = `select * from project where organization_id = $1 and (created_at, id) < ($2, $3)
   order by created_at desc, id desc limit $4`;
 
+const COUNT = 'select count(*)::int as count from project where organization_id = $1';
+// The check and the insert in one statement (the function is in the plans migration).
+const CREATE_WITHIN_LIMIT = `select ${COLUMNS.join(', ')} from project_create_within_limit($1, $2, $3, $4, $5, $6)`;
+
 const toProject = (row: ProjectRow): Project => ({
   id: row.id,
   organizationId: row.organization_id,
@@ -47,6 +51,18 @@ export class PostgresProjectRepository implements ProjectRepository {
       .returningAll()
       .executeTakeFirstOrThrow();
     return toProject(row);
+  }
+
+  async createWithinLimit(organizationId: number, project: NewProject, limit: number): Promise<Project | null> {
+    const [row] = await this.database.select<ProjectRow>(CREATE_WITHIN_LIMIT, [
+      organizationId,
+      project.userId,
+      project.name,
+      project.description,
+      project.createdAt,
+      limit,
+    ]);
+    return row ? toProject(row) : null;
   }
 
   async list(organizationId: number, options: ProjectListOptions = {}): Promise<Project[]> {
@@ -89,5 +105,11 @@ export class PostgresProjectRepository implements ProjectRepository {
       .where('id', '=', id)
       .executeTakeFirst();
     return result.numDeletedRows > 0n;
+  }
+
+  async countByOrganization(organizationId: number): Promise<number> {
+    // Served by the list index's leading column; fixed SQL, it runs on every quota-checked create.
+    const [row] = await this.database.select<{ count: number }>(COUNT, [organizationId]);
+    return row!.count;
   }
 }

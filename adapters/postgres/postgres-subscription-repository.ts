@@ -1,4 +1,4 @@
-import type { Subscription, SubscriptionChange } from '../../core/billing/subscription';
+import type { CheckoutLink, Subscription, SubscriptionState } from '../../core/billing/subscription';
 import { isSubscriptionStatus } from '../../core/billing/subscription';
 import type { SubscriptionRepository } from '../../core/billing/subscription-repository.port';
 import type { Selectable } from 'kysely';
@@ -7,42 +7,69 @@ import type { Tables } from './schema/tables';
 
 type SubscriptionRow = Selectable<Tables['subscription']>;
 
+const optionalDate = (value: string | Date | null) => (value === null ? null : new Date(value));
+
 function toSubscription(row: SubscriptionRow): Subscription {
-  if (!isSubscriptionStatus(row.status)) throw new Error(`Unknown subscription status in the database: ${row.status}`);
+  if (row.status !== null && !isSubscriptionStatus(row.status)) throw new Error(`Unknown subscription status in the database: ${row.status}`);
   return {
     organizationId: row.organization_id,
     status: row.status,
     customerId: row.stripe_customer_id,
     subscriptionId: row.stripe_subscription_id,
     priceId: row.price_id,
-    currentPeriodEnd: row.current_period_end === null ? null : new Date(row.current_period_end),
-    eventAt: new Date(row.event_at),
+    productId: row.product_id,
+    currentPeriodStart: optionalDate(row.current_period_start),
+    currentPeriodEnd: optionalDate(row.current_period_end),
+    cancelAtPeriodEnd: row.cancel_at_period_end,
+    eventAt: optionalDate(row.event_at),
     updatedAt: new Date(row.updated_at),
   };
 }
 
-const UPSERT = `insert into subscription
-     (organization_id, status, stripe_customer_id, stripe_subscription_id, price_id, current_period_end, event_at, updated_at)
-   select $1::int, $2::varchar, $3::varchar, $4::varchar, $5::varchar, $6::timestamptz, $7::timestamptz, $8::timestamptz
-   where exists (select 1 from organization where id = $9)
+// Each write is one statement. `where exists` skips organizations deleted since their checkout
+// (instead of failing on the foreign key, which would make the provider redeliver forever); the
+// casts type the parameters of the `select`, which PostgreSQL would otherwise read as text.
+const IF_ORGANIZATION = 'where exists (select 1 from organization where id = $1)';
+
+const SAVE_CUSTOMER = `insert into subscription (organization_id, stripe_customer_id, cancel_at_period_end, updated_at)
+   select $1::int, $2::varchar, false, $3::timestamptz ${IF_ORGANIZATION}
+   on conflict (organization_id) do update set
+     stripe_customer_id = coalesce(subscription.stripe_customer_id, excluded.stripe_customer_id),
+     updated_at = case when subscription.stripe_customer_id is null then excluded.updated_at else subscription.updated_at end
+   returning stripe_customer_id`;
+
+// The conflict branch's `where` drops a state older than the stored one (providers do not deliver in order).
+const APPLY_STATE = `insert into subscription
+     (organization_id, status, stripe_customer_id, stripe_subscription_id, price_id, product_id,
+      current_period_start, current_period_end, cancel_at_period_end, event_at, updated_at)
+   select $1::int, $2::varchar, $3::varchar, $4::varchar, $5::varchar, $6::varchar,
+          $7::timestamptz, $8::timestamptz, $9::boolean, $10::timestamptz, $11::timestamptz ${IF_ORGANIZATION}
    on conflict (organization_id) do update set
      status = excluded.status,
-     stripe_customer_id = coalesce(excluded.stripe_customer_id, subscription.stripe_customer_id),
-     stripe_subscription_id = coalesce(excluded.stripe_subscription_id, subscription.stripe_subscription_id),
-     price_id = coalesce(excluded.price_id, subscription.price_id),
-     current_period_end = coalesce(excluded.current_period_end, subscription.current_period_end),
+     stripe_customer_id = excluded.stripe_customer_id,
+     stripe_subscription_id = excluded.stripe_subscription_id,
+     price_id = excluded.price_id,
+     product_id = excluded.product_id,
+     current_period_start = excluded.current_period_start,
+     current_period_end = excluded.current_period_end,
+     cancel_at_period_end = excluded.cancel_at_period_end,
      event_at = excluded.event_at,
      updated_at = excluded.updated_at
-    where subscription.event_at <= excluded.event_at
+    where subscription.event_at is null or subscription.event_at <= excluded.event_at
    returning organization_id`;
 
-/**
- * Subscriptions and handled events in PostgreSQL. The upsert is one statement: the `where` on
- * the conflict branch drops out-of-order events, and the `exists` skips organizations deleted
- * since their checkout (instead of failing on the foreign key, which would make the provider
- * redeliver forever). The casts type the parameters of the `select`, which PostgreSQL would
- * otherwise read as text.
- */
+// A checkout's status is provisional: it holds only while no subscription event was applied.
+const LINK_CHECKOUT = `insert into subscription (organization_id, status, stripe_customer_id, stripe_subscription_id, cancel_at_period_end, updated_at)
+   select $1::int, $2::varchar, $3::varchar, $4::varchar, false, $5::timestamptz ${IF_ORGANIZATION}
+   on conflict (organization_id) do update set
+     stripe_customer_id = coalesce(subscription.stripe_customer_id, excluded.stripe_customer_id),
+     stripe_subscription_id = case when subscription.event_at is null
+       then coalesce(excluded.stripe_subscription_id, subscription.stripe_subscription_id) else subscription.stripe_subscription_id end,
+     status = case when subscription.event_at is null then excluded.status else subscription.status end,
+     updated_at = excluded.updated_at
+   returning organization_id`;
+
+/** Billing records and handled events in PostgreSQL. */
 export class PostgresSubscriptionRepository implements SubscriptionRepository {
   constructor(private readonly database: Database) {}
 
@@ -66,18 +93,30 @@ export class PostgresSubscriptionRepository implements SubscriptionRepository {
     return row?.organization_id ?? null;
   }
 
-  async upsert(organizationId: number, change: SubscriptionChange): Promise<boolean> {
-    const rows = await this.database.select(UPSERT, [
+  async saveCustomer(organizationId: number, customerId: string, updatedAt: Date): Promise<string | null> {
+    const rows = await this.database.select<{ stripe_customer_id: string }>(SAVE_CUSTOMER, [organizationId, customerId, updatedAt]);
+    return rows[0]?.stripe_customer_id ?? null;
+  }
+
+  async applyState(organizationId: number, state: SubscriptionState): Promise<boolean> {
+    const rows = await this.database.select(APPLY_STATE, [
       organizationId,
-      change.status,
-      change.customerId,
-      change.subscriptionId,
-      change.priceId,
-      change.currentPeriodEnd,
-      change.eventAt,
-      change.updatedAt,
-      organizationId,
+      state.status,
+      state.customerId,
+      state.subscriptionId,
+      state.priceId,
+      state.productId,
+      state.currentPeriodStart,
+      state.currentPeriodEnd,
+      state.cancelAtPeriodEnd,
+      state.eventAt,
+      state.updatedAt,
     ]);
+    return rows.length === 1;
+  }
+
+  async linkCheckout(organizationId: number, link: CheckoutLink): Promise<boolean> {
+    const rows = await this.database.select(LINK_CHECKOUT, [organizationId, link.provisionalStatus, link.customerId, link.subscriptionId, link.updatedAt]);
     return rows.length === 1;
   }
 

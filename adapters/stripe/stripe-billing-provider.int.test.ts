@@ -11,10 +11,10 @@ import { STRIPE_API_VERSION, StripeBillingProvider } from './stripe-billing-prov
 const API_KEY = 'sk_test_adapter';
 const SECRET = 'whsec_adapter_secret';
 
-const request = (overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
+const baseRequest = (overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
   organizationId: 42,
   priceId: 'price_basic',
-  customerEmail: 'owner@example.test',
+  customerId: 'cus_placeholder',
   successUrl: 'http://localhost:5173/billing?checkout=success',
   cancelUrl: 'http://localhost:5173/billing?checkout=cancelled',
   idempotencyKey: `checkout-${Math.random()}`,
@@ -36,10 +36,13 @@ async function closedPort(): Promise<number> {
 describe('StripeBillingProvider against the Stripe fake', () => {
   let fake: StripeFake;
   let provider: StripeBillingProvider;
+  let customerId: string;
+  const request = (overrides: Partial<CheckoutRequest> = {}) => baseRequest({ customerId, ...overrides });
 
   beforeAll(async () => {
     fake = await startStripeFake({ apiKey: API_KEY });
-    provider = new StripeBillingProvider({ apiKey: API_KEY, webhookSecret: SECRET, host: '127.0.0.1', port: fake.port, protocol: 'http', timeoutMs: 5_000 });
+    provider = new StripeBillingProvider({ apiKey: API_KEY, webhookSecret: SECRET, apiBaseUrl: fake.url, timeoutMs: 5_000 });
+    customerId = (await provider.createCustomer({ organizationId: 42, name: 'Acme', idempotencyKey: 'customer-42' })).customerId;
   });
   afterAll(async () => fake?.close());
 
@@ -59,13 +62,30 @@ describe('StripeBillingProvider against the Stripe fake', () => {
           success_url: 'http://localhost:5173/billing?checkout=success',
           cancel_url: 'http://localhost:5173/billing?checkout=cancelled',
           client_reference_id: '42',
-          customer_email: 'owner@example.test',
+          customer: customerId,
           'metadata[organization_id]': '42',
           'metadata[price_id]': 'price_basic',
           'subscription_data[metadata][organization_id]': '42',
         },
       },
     ]);
+  });
+
+  it('creates a customer once per idempotency key, named after the organization, with its id in the metadata', async () => {
+    const first = await provider.createCustomer({ organizationId: 7, name: 'Seven Ltd', idempotencyKey: 'customer-7' });
+    const again = await provider.createCustomer({ organizationId: 7, name: 'Seven Ltd', idempotencyKey: 'customer-7' });
+    expect(again).toEqual(first);
+    expect(fake.customers.get(first.customerId)).toMatchObject({ name: 'Seven Ltd', metadata: { organization_id: '7' } });
+    expect(fake.customerCalls.at(-1)).toMatchObject({ idempotencyKey: 'customer-7', stripeVersion: STRIPE_API_VERSION });
+    expect(fake.protocolErrors).toEqual([]);
+  });
+
+  it('opens a billing portal session for the customer with the return URL', async () => {
+    const { url } = await provider.createPortalSession({ customerId, returnUrl: 'http://localhost:5173/billing' });
+    expect(url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\//);
+    expect(fake.portalCalls.at(-1)?.form).toEqual({ customer: customerId, return_url: 'http://localhost:5173/billing' });
+    fake.failNext('server-error');
+    await expect(provider.createPortalSession({ customerId, returnUrl: 'http://x/billing' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 
   it('turns a refused price into VALIDATION_ERROR on body.price_id', async () => {
@@ -91,8 +111,9 @@ describe('StripeBillingProvider against the Stripe fake', () => {
   });
 
   it('turns an unreachable Stripe into SERVICE_UNAVAILABLE', async () => {
-    const offline = new StripeBillingProvider({ apiKey: API_KEY, webhookSecret: SECRET, host: '127.0.0.1', port: await closedPort(), protocol: 'http', timeoutMs: 2_000 });
+    const offline = new StripeBillingProvider({ apiKey: API_KEY, webhookSecret: SECRET, apiBaseUrl: `http://127.0.0.1:${await closedPort()}`, timeoutMs: 2_000 });
     await expect(offline.createCheckoutSession(request())).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(offline.createCustomer({ organizationId: 1, name: 'x', idempotencyKey: 'k' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 });
 
@@ -111,14 +132,34 @@ describe('StripeBillingProvider webhooks', () => {
       organizationId: 42,
       customerId: 'cus_test_1',
       subscriptionId: 'sub_test_1',
-      priceId: 'price_basic',
       paid: true,
     });
     expect(parse(checkoutCompleted('evt_2', 42, { paymentStatus: 'unpaid' }))).toMatchObject({ paid: false });
   });
 
+  it('reads a completed one-time (credit pack) checkout, and its delayed payment succeeding', () => {
+    expect(parse(checkoutCompleted('evt_p', 42, { mode: 'payment', sessionId: 'cs_pack', packId: 'pack_10m' }))).toEqual({
+      id: 'evt_p',
+      kind: 'payment-completed',
+      occurredAt: new Date(NOW_SECONDS * 1000),
+      organizationId: 42,
+      customerId: 'cus_test_1',
+      checkoutSessionId: 'cs_pack',
+      packId: 'pack_10m',
+      paid: true,
+    });
+    expect(parse(checkoutCompleted('evt_q', 42, { mode: 'payment', paymentStatus: 'unpaid' }))).toMatchObject({ kind: 'payment-completed', paid: false });
+    expect(parse(checkoutCompleted('evt_r', 42, { mode: 'payment', type: 'checkout.session.async_payment_succeeded' }))).toMatchObject({
+      kind: 'payment-completed',
+      paid: true,
+    });
+    // A subscription checkout's delayed payment is followed by subscription events instead.
+    expect(parse(checkoutCompleted('evt_s', 42, { type: 'checkout.session.async_payment_succeeded' }))).toMatchObject({ kind: 'ignored' });
+  });
+
   it.each(['customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted'] as const)('reads %s', (type) => {
-    expect(parse(subscriptionEvent('evt_3', type, { organizationId: 42, status: 'past_due', priceId: 'price_pro', periodEnd: NOW_SECONDS + 60 }))).toEqual({
+    const options = { organizationId: 42, status: 'past_due', priceId: 'price_pro', productId: 'prod_pro', periodStart: NOW_SECONDS - 60, periodEnd: NOW_SECONDS + 60, cancelAtPeriodEnd: true };
+    expect(parse(subscriptionEvent('evt_3', type, options))).toEqual({
       id: 'evt_3',
       kind: 'subscription-changed',
       occurredAt: new Date(NOW_SECONDS * 1000),
@@ -127,7 +168,10 @@ describe('StripeBillingProvider webhooks', () => {
       subscriptionId: 'sub_test_1',
       status: 'past_due',
       priceId: 'price_pro',
+      productId: 'prod_pro',
+      currentPeriodStart: new Date((NOW_SECONDS - 60) * 1000),
       currentPeriodEnd: new Date((NOW_SECONDS + 60) * 1000),
+      cancelAtPeriodEnd: true,
     });
   });
 

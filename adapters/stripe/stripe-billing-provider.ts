@@ -1,5 +1,11 @@
 import Stripe from 'stripe';
-import type { BillingEvent, BillingProvider, CheckoutRequest } from '../../core/billing/billing-provider.port';
+import type {
+  BillingEvent,
+  BillingProvider,
+  CheckoutRequest,
+  CustomerRequest,
+  PortalRequest,
+} from '../../core/billing/billing-provider.port';
 import { DomainError, serviceUnavailable } from '../../core/shared/domain-error';
 import { isWellFormedEvent, toBillingEvent } from './stripe-events';
 
@@ -11,19 +17,26 @@ export interface StripeBillingProviderOptions {
   apiKey: string;
   /** APP_STRIPE_WEBHOOK_SECRET (`whsec_…`). */
   webhookSecret: string;
-  /** Host, port and protocol of the API; tests point them at a fake. Default: api.stripe.com. */
-  host?: string;
-  port?: number;
-  protocol?: 'http' | 'https';
+  /** APP_STRIPE_API_BASE_URL: another Stripe-compatible host (stripe-mock, a test double). Default: api.stripe.com. */
+  apiBaseUrl?: string | undefined;
   /** Whole-request deadline. Default 10 s: a user is waiting for the redirect. */
   timeoutMs?: number;
 }
 
+/** Host, port and protocol for the SDK from a base URL such as `http://127.0.0.1:12111`. */
+function hostOptions(apiBaseUrl: string | undefined) {
+  if (!apiBaseUrl) return {};
+  const url = new URL(apiBaseUrl);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return { host: url.hostname, protocol, port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443 } as const;
+}
+
 /**
- * Checkout Sessions and webhook verification through the Stripe SDK. The SDK does not retry
- * (`maxNetworkRetries: 0`): the caller is waiting, and the idempotency key makes their own retry
- * safe. The organization id travels as the session's `client_reference_id` and as metadata on
- * both the session and the subscription, so every later event names its organization.
+ * Customers, Checkout Sessions, billing-portal sessions and webhook verification through the
+ * Stripe SDK. The SDK does not retry (`maxNetworkRetries: 0`): the caller is waiting, and the
+ * idempotency keys make their own retry safe. The organization id travels as the session's
+ * `client_reference_id` and as metadata on the customer, the session and the subscription, so
+ * every later event names its organization.
  */
 export class StripeBillingProvider implements BillingProvider {
   private readonly stripe: Stripe;
@@ -34,33 +47,43 @@ export class StripeBillingProvider implements BillingProvider {
       maxNetworkRetries: 0,
       timeout: options.timeoutMs ?? 10_000,
       telemetry: false,
-      ...(options.host ? { host: options.host } : {}),
-      ...(options.port ? { port: options.port } : {}),
-      ...(options.protocol ? { protocol: options.protocol } : {}),
+      ...hostOptions(options.apiBaseUrl),
     });
+  }
+
+  async createCustomer(request: CustomerRequest): Promise<{ customerId: string }> {
+    const customer = await call(() =>
+      this.stripe.customers.create(
+        { name: request.name, metadata: { organization_id: String(request.organizationId) } },
+        { idempotencyKey: request.idempotencyKey },
+      ),
+    );
+    return { customerId: customer.id };
   }
 
   async createCheckoutSession(request: CheckoutRequest): Promise<{ url: string }> {
     const organizationId = String(request.organizationId);
-    let session: Stripe.Checkout.Session;
-    try {
-      session = await this.stripe.checkout.sessions.create(
+    const session = await call(() =>
+      this.stripe.checkout.sessions.create(
         {
           mode: 'subscription',
+          customer: request.customerId,
           line_items: [{ price: request.priceId, quantity: 1 }],
           success_url: request.successUrl,
           cancel_url: request.cancelUrl,
           client_reference_id: organizationId,
-          customer_email: request.customerEmail,
           metadata: { organization_id: organizationId, price_id: request.priceId },
           subscription_data: { metadata: { organization_id: organizationId } },
         },
         { idempotencyKey: request.idempotencyKey },
-      );
-    } catch (error) {
-      throw toCheckoutError(error);
-    }
+      ),
+    );
     if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
+    return { url: session.url };
+  }
+
+  async createPortalSession(request: PortalRequest): Promise<{ url: string }> {
+    const session = await call(() => this.stripe.billingPortal.sessions.create({ customer: request.customerId, return_url: request.returnUrl }));
     return { url: session.url };
   }
 
@@ -79,7 +102,15 @@ export class StripeBillingProvider implements BillingProvider {
   }
 }
 
-function toCheckoutError(error: unknown): unknown {
+async function call<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    throw toDomainError(error);
+  }
+}
+
+function toDomainError(error: unknown): unknown {
   if (!(error instanceof Stripe.errors.StripeError)) return error;
   const status = error.statusCode;
   // No answer at all, throttled, or failing on Stripe's side: an outage for our caller, not a bug.

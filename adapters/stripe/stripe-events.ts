@@ -81,24 +81,25 @@ const idOf = (value: string | { id: string } | null | undefined): string | null 
   value === null || value === undefined ? null : typeof value === 'string' ? value : value.id;
 
 const fromUnixSeconds = (seconds: number) => new Date(seconds * 1000);
+const optionalDate = (seconds: number | null | undefined) => (seconds ? fromUnixSeconds(seconds) : null);
 
 /** Stripe events in provider-neutral terms; anything this service does not act on is `ignored`. */
 export function toBillingEvent(event: Stripe.Event): BillingEvent {
   const base = { id: event.id, occurredAt: fromUnixSeconds(event.created) };
   const ignored: BillingEvent = { ...base, kind: 'ignored', type: event.type };
   switch (event.type) {
-    case 'checkout.session.completed': {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
       const session = event.data.object;
-      if (session.mode !== 'subscription') return ignored;
-      return {
-        ...base,
-        kind: 'checkout-completed',
-        organizationId: organizationIdOf(session.client_reference_id ?? session.metadata?.organization_id),
-        customerId: idOf(session.customer),
-        subscriptionId: idOf(session.subscription),
-        priceId: session.metadata?.price_id ?? null,
-        paid: session.payment_status !== 'unpaid',
-      };
+      const organizationId = organizationIdOf(session.client_reference_id ?? session.metadata?.organization_id);
+      const customerId = idOf(session.customer);
+      // `no_payment_required` is a free trial or a 100 % discount: nothing is owed.
+      const paid = session.payment_status !== 'unpaid';
+      if (session.mode === 'payment') {
+        return { ...base, kind: 'payment-completed', organizationId, customerId, checkoutSessionId: session.id, packId: session.metadata?.pack_id ?? null, paid };
+      }
+      if (session.mode !== 'subscription' || event.type !== 'checkout.session.completed') return ignored;
+      return { ...base, kind: 'checkout-completed', organizationId, customerId, subscriptionId: idOf(session.subscription), paid };
     }
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
@@ -117,7 +118,10 @@ export function toBillingEvent(event: Stripe.Event): BillingEvent {
         subscriptionId: subscription.id,
         status: subscription.status,
         priceId: item?.price?.id ?? null,
-        currentPeriodEnd: item?.current_period_end ? fromUnixSeconds(item.current_period_end) : null,
+        productId: idOf(item?.price?.product),
+        currentPeriodStart: optionalDate(item?.current_period_start),
+        currentPeriodEnd: optionalDate(item?.current_period_end),
+        cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
       };
     }
     default:

@@ -34,7 +34,10 @@ export interface AppConfig {
   idp: { issuer: string; clientId: string; clientSecret: string } | undefined;
   email: EmailConfig;
   passwordHashCost: number;
-  stripe: { apiKey: string; webhookSecret: string } | undefined;
+  /** `apiBaseUrl`: another Stripe-compatible host (stripe-mock, a test double); undefined is Stripe's. */
+  stripe: { apiKey: string; webhookSecret: string; apiBaseUrl: string | undefined } | undefined;
+  /** Whether APP_OPENAI_API_KEY is set: `GET /config` reports it. The AI copilot adds its model and base URL. */
+  openai: { apiKey: string } | undefined;
   logLevel: string;
   /** Shown as the TOTP issuer and the email sender's display name. */
   appName: string;
@@ -139,6 +142,8 @@ const rawSchema = v.object({
     ),
   ),
   APP_EMAIL_RETENTION_DAYS: v.optional(intIn(0, 3650), '7'),
+  APP_STRIPE_API_BASE_URL: v.optional(url),
+  APP_OPENAI_API_KEY: v.optional(nonEmpty),
   APP_LOG_LEVEL: v.optional(
     v.picklist(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], 'must be trace, debug, info, warn, error, fatal or silent'),
     'info',
@@ -213,7 +218,7 @@ function build(raw: Raw): LoadedConfig {
   }
   const stripe =
     raw.APP_STRIPE_API_KEY && raw.APP_STRIPE_WEBHOOK_SECRET
-      ? { apiKey: raw.APP_STRIPE_API_KEY, webhookSecret: raw.APP_STRIPE_WEBHOOK_SECRET }
+      ? { apiKey: raw.APP_STRIPE_API_KEY, webhookSecret: raw.APP_STRIPE_WEBHOOK_SECRET, apiBaseUrl: raw.APP_STRIPE_API_BASE_URL }
       : undefined;
   if (Boolean(raw.APP_STRIPE_API_KEY) !== Boolean(raw.APP_STRIPE_WEBHOOK_SECRET)) {
     problems.push('APP_STRIPE_API_KEY and APP_STRIPE_WEBHOOK_SECRET must be set together');
@@ -250,6 +255,7 @@ function build(raw: Raw): LoadedConfig {
     email,
     passwordHashCost: raw.APP_PASSWORD_HASH_COST,
     stripe,
+    openai: raw.APP_OPENAI_API_KEY ? { apiKey: raw.APP_OPENAI_API_KEY } : undefined,
     logLevel: raw.APP_LOG_LEVEL,
     appName: raw.APP_NAME,
     encryptionKey: raw.APP_ENCRYPTION_KEY?.trim(),

@@ -2,11 +2,13 @@ import { ContainerModule } from 'inversify';
 import type { AppConfig } from '../config/config';
 import { TOKENS } from './tokens';
 import { billingRoutes } from '../http/routes/billing.routes';
+import { configRoutes } from '../http/routes/config.routes';
 import { PostgresSubscriptionRepository } from '../../adapters/postgres/postgres-subscription-repository';
 import { StripeBillingProvider } from '../../adapters/stripe/stripe-billing-provider';
 import type { BillingDeps } from '../../core/billing/billing-deps';
 import type { BillingProvider } from '../../core/billing/billing-provider.port';
 import { HandleBillingWebhook } from '../../core/billing/handle-billing-webhook.use-case';
+import { OpenBillingPortal } from '../../core/billing/open-billing-portal.use-case';
 import { StartCheckout } from '../../core/billing/start-checkout.use-case';
 
 function stripeProvider(config: AppConfig): BillingProvider {
@@ -15,9 +17,11 @@ function stripeProvider(config: AppConfig): BillingProvider {
 }
 
 /**
- * Billing: the Stripe provider, the PostgreSQL subscriptions, the two use cases and the routes.
- * Without APP_STRIPE_* the routes are still bound, without use cases, and answer 503; nothing
- * resolves the provider then.
+ * Billing: the Stripe provider (APP_STRIPE_API_BASE_URL may point it at another host), the
+ * PostgreSQL billing records, the use cases and the routes. Without APP_STRIPE_* the routes are
+ * still bound, without use cases, and answer 503; nothing resolves the provider then. Credit-pack
+ * fulfilment is bound by the context that sells credit packs; until then a paid pack is refused
+ * with 503, so Stripe keeps redelivering it. Also `GET /config`, what this deployment offers.
  */
 export function billingModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
@@ -28,18 +32,20 @@ export function billingModule(): ContainerModule {
       const deps: BillingDeps = {
         provider: ctx.get(TOKENS.BillingProvider),
         subscriptions: ctx.get(TOKENS.SubscriptionRepository),
-        users: ctx.get(TOKENS.UserRepository),
+        organizations: ctx.get(TOKENS.OrganizationRepository),
+        creditPacks: ctx.get(TOKENS.CreditPackFulfilment, { optional: true }) ?? null,
         tokenHasher: ctx.get(TOKENS.TokenHasher),
         unitOfWork: ctx.get(TOKENS.UnitOfWork),
         clock: ctx.get(TOKENS.Clock),
         logger: ctx.get(TOKENS.Logger),
         settings: { baseWebUrl: ctx.get(TOKENS.Config).baseWebUrl },
       };
-      return { startCheckout: new StartCheckout(deps), handleWebhook: new HandleBillingWebhook(deps) };
+      return { startCheckout: new StartCheckout(deps), openPortal: new OpenBillingPortal(deps), handleWebhook: new HandleBillingWebhook(deps) };
     });
 
     bind(TOKENS.Routes).toDynamicValue((ctx) =>
       billingRoutes(ctx.get(TOKENS.Config).stripe ? ctx.get(TOKENS.BillingUseCases) : undefined),
     );
+    bind(TOKENS.Routes).toDynamicValue((ctx) => configRoutes(ctx.get(TOKENS.Config)));
   });
 }

@@ -6,8 +6,10 @@ import { idpModule } from './idp.module';
 import { organizationsModule } from './organizations.module';
 import { billingModule } from './billing.module';
 import { mfaModule } from './mfa.module';
+import { plansModule } from './plans.module';
+import { notesModule } from './notes.module';
 
 /** One container module per bounded context; each binds its use cases and its routes. */
 export function featureModules(): ContainerModule[] {
-  return [accountsModule(), projectsModule(), jobsModule(), idpModule(), organizationsModule(), billingModule(), mfaModule()];
+  return [accountsModule(), projectsModule(), jobsModule(), idpModule(), organizationsModule(), billingModule(), mfaModule(), plansModule(), notesModule()];
 }

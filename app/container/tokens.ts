@@ -7,6 +7,8 @@ import type { AfterResponse } from '../http/after-response';
 import type { AnyRoute } from '../http/route';
 import type { AccountUseCases } from '../http/routes/accounts.routes';
 import type { BillingUseCases } from '../http/routes/billing.routes';
+import type { NoteUseCases } from '../http/routes/notes.routes';
+import type { PlanUseCases } from '../http/routes/plans.routes';
 import type { IdpUseCases } from '../http/routes/idp.routes';
 import type { OrganizationUseCases } from '../http/routes/organizations.routes';
 import type { ProjectUseCases } from '../http/routes/projects.routes';
@@ -37,6 +39,7 @@ import type { SessionStore } from '../../core/accounts/session-store.port';
 import type { StateSigner } from '../../core/accounts/state-signer.port';
 import type { UserRepository } from '../../core/accounts/user-repository.port';
 import type { BillingProvider } from '../../core/billing/billing-provider.port';
+import type { CreditPackFulfilment } from '../../core/billing/credit-pack-fulfilment.port';
 import type { SubscriptionRepository } from '../../core/billing/subscription-repository.port';
 import type { EmailOutbox } from '../../core/email/email-outbox.port';
 import type { Mailer } from '../../core/email/mailer.port';
@@ -44,6 +47,10 @@ import type { OutboxDeliveryStore } from '../../core/email/outbox-delivery.port'
 import type { JobRunLedger } from '../../core/jobs/job-run-ledger.port';
 import type { CreateSystemAdmin } from '../../core/organizations/create-system-admin.use-case';
 import type { InvitationRepository } from '../../core/organizations/invitation-repository.port';
+import type { NoteRepository } from '../../core/notes/note-repository.port';
+import type { MeteredUsageReaders } from '../../core/plans/get-current-plan.use-case';
+import type { PlanRepository } from '../../core/plans/plan-repository.port';
+import type { LimitQuota } from '../../core/plans/quota';
 import type { ProjectRepository } from '../../core/projects/project-repository.port';
 import type { Clock } from '../../core/shared/clock.port';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
@@ -117,7 +124,19 @@ export const TOKENS = {
   // billing
   BillingProvider: token<BillingProvider>('BillingProvider'),
   SubscriptionRepository: token<SubscriptionRepository>('SubscriptionRepository'),
+  /** Bound by the context that sells credit packs; unbound, a paid pack is refused with 503 so Stripe redelivers it. */
+  CreditPackFulfilment: token<CreditPackFulfilment>('CreditPackFulfilment'),
   BillingUseCases: token<BillingUseCases>('BillingUseCases'),
+  // plans and quotas
+  PlanRepository: token<PlanRepository>('PlanRepository'),
+  /** Use within a period per `metered` feature. */
+  MeteredUsageReaders: token<MeteredUsageReaders>('MeteredUsageReaders'),
+  /** Applies a plan's `limit` features to creates; used by every context whose records a plan limits. */
+  LimitQuota: token<LimitQuota>('LimitQuota'),
+  PlanUseCases: token<PlanUseCases>('PlanUseCases'),
+  // notes
+  NoteRepository: token<NoteRepository>('NoteRepository'),
+  NoteUseCases: token<NoteUseCases>('NoteUseCases'),
   // jobs and email delivery
   OutboxDeliveryStore: token<OutboxDeliveryStore>('OutboxDeliveryStore'),
   JobRunLedger: token<JobRunLedger>('JobRunLedger'),

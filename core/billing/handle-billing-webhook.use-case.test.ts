@@ -1,24 +1,34 @@
-import { InMemorySubscriptionRepository } from '../../test/builders/adapters';
 import { describe, expect, it } from 'vitest';
+import { InMemorySubscriptionRepository } from '../../test/builders/adapters';
 import { accountsHarness } from '../../test/builders/accounts';
 import { FakeBillingProvider } from '../../test/fakes/fake-billing-provider';
-import type { BillingEvent, CheckoutCompletedEvent, SubscriptionChangedEvent } from './billing-provider.port';
+import { recordingLogger } from '../../test/support/recording-logger';
+import type { BillingEvent, CheckoutCompletedEvent, PaymentCompletedEvent, SubscriptionChangedEvent } from './billing-provider.port';
+import type { CreditPackFulfilment, CreditPackPayment } from './credit-pack-fulfilment.port';
 import { HandleBillingWebhook } from './handle-billing-webhook.use-case';
-import type { Logger } from '../shared/logger.port';
 
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const T0 = new Date('2026-11-21T09:00:00.000Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
-async function setup() {
+class RecordingFulfilment implements CreditPackFulfilment {
+  readonly payments: CreditPackPayment[] = [];
+  async fulfil(payment: CreditPackPayment): Promise<void> {
+    this.payments.push(payment);
+  }
+}
+
+async function setup(options: { fulfilment?: CreditPackFulfilment | null } = {}) {
   const h = accountsHarness();
   const subscriptions = new InMemorySubscriptionRepository(h.store);
-  const handle = new HandleBillingWebhook({ provider: new FakeBillingProvider(), subscriptions, unitOfWork: h.store.unitOfWork, clock: h.clock, logger: silent });
+  const fulfilment = options.fulfilment === undefined ? new RecordingFulfilment() : options.fulfilment;
+  const logger = recordingLogger();
+  const handle = new HandleBillingWebhook({ provider: new FakeBillingProvider(), subscriptions, creditPacks: fulfilment, unitOfWork: h.store.unitOfWork, clock: h.clock, logger });
   const organizationId = (await h.ports.organizations.create({ name: 'Acme' })).id;
   const deliver = (event: BillingEvent, signature?: string) => {
     const webhook = FakeBillingProvider.signed(event);
     return handle.execute({ rawBody: webhook.rawBody, signature: signature ?? webhook.signature });
   };
-  return { h, subscriptions, organizationId, deliver };
+  return { h, subscriptions, organizationId, deliver, fulfilment, logger };
 }
 
 const completed = (organizationId: number | null, overrides: Partial<CheckoutCompletedEvent> = {}): CheckoutCompletedEvent => ({
@@ -28,7 +38,6 @@ const completed = (organizationId: number | null, overrides: Partial<CheckoutCom
   organizationId,
   customerId: 'cus_1',
   subscriptionId: 'sub_1',
-  priceId: 'price_basic',
   paid: true,
   ...overrides,
 });
@@ -36,18 +45,33 @@ const completed = (organizationId: number | null, overrides: Partial<CheckoutCom
 const changed = (organizationId: number | null, overrides: Partial<SubscriptionChangedEvent> = {}): SubscriptionChangedEvent => ({
   id: 'evt_sub',
   kind: 'subscription-changed',
-  occurredAt: new Date(T0.getTime() + 1000),
+  occurredAt: at(1),
   organizationId,
   customerId: 'cus_1',
   subscriptionId: 'sub_1',
   status: 'active',
-  priceId: 'price_basic',
+  priceId: 'price_pro',
+  productId: 'prod_pro',
+  currentPeriodStart: new Date('2026-11-21T09:00:00.000Z'),
   currentPeriodEnd: new Date('2026-12-21T09:00:00.000Z'),
+  cancelAtPeriodEnd: false,
+  ...overrides,
+});
+
+const paid = (organizationId: number | null, overrides: Partial<PaymentCompletedEvent> = {}): PaymentCompletedEvent => ({
+  id: 'evt_pack',
+  kind: 'payment-completed',
+  occurredAt: T0,
+  organizationId,
+  customerId: 'cus_1',
+  checkoutSessionId: 'cs_pack_1',
+  packId: 'pack_5m',
+  paid: true,
   ...overrides,
 });
 
 describe('HandleBillingWebhook', () => {
-  it('activates the organization on a paid checkout, stamped by the clock', async () => {
+  it('links a paid checkout with a provisional active status, stamped by the clock', async () => {
     const { h, subscriptions, organizationId, deliver } = await setup();
     await expect(deliver(completed(organizationId))).resolves.toBe('applied');
     expect(await subscriptions.findByOrganization(organizationId)).toEqual({
@@ -55,9 +79,12 @@ describe('HandleBillingWebhook', () => {
       status: 'active',
       customerId: 'cus_1',
       subscriptionId: 'sub_1',
-      priceId: 'price_basic',
+      priceId: null,
+      productId: null,
+      currentPeriodStart: null,
       currentPeriodEnd: null,
-      eventAt: T0,
+      cancelAtPeriodEnd: false,
+      eventAt: null,
       updatedAt: h.clock.now(),
     });
   });
@@ -68,28 +95,48 @@ describe('HandleBillingWebhook', () => {
     expect((await subscriptions.findByOrganization(organizationId))?.status).toBe('incomplete');
   });
 
-  it('follows subscription events, finding the organization by customer when metadata lacks it', async () => {
+  it('stores product, price, period start and end and cancel_at_period_end from subscription events', async () => {
     const { subscriptions, organizationId, deliver } = await setup();
     await deliver(completed(organizationId));
-    await expect(deliver(changed(null, { id: 'evt_2', status: 'past_due', occurredAt: new Date(T0.getTime() + 5000) }))).resolves.toBe('applied');
-    expect(await subscriptions.findByOrganization(organizationId)).toMatchObject({ status: 'past_due', currentPeriodEnd: new Date('2026-12-21T09:00:00.000Z') });
-    await deliver(changed(organizationId, { id: 'evt_3', status: 'canceled', occurredAt: new Date(T0.getTime() + 9000) }));
+    await expect(deliver(changed(null, { id: 'evt_2', status: 'past_due', cancelAtPeriodEnd: true, occurredAt: at(5) }))).resolves.toBe('applied');
+    expect(await subscriptions.findByOrganization(organizationId)).toMatchObject({
+      status: 'past_due',
+      productId: 'prod_pro',
+      priceId: 'price_pro',
+      currentPeriodStart: new Date('2026-11-21T09:00:00.000Z'),
+      currentPeriodEnd: new Date('2026-12-21T09:00:00.000Z'),
+      cancelAtPeriodEnd: true,
+      eventAt: at(5),
+    });
+    await deliver(changed(organizationId, { id: 'evt_3', status: 'canceled', occurredAt: at(9) }));
     expect((await subscriptions.findByOrganization(organizationId))?.status).toBe('canceled');
+  });
+
+  it('lets a subscription event delivered after the checkout win even when it was created before it', async () => {
+    const { subscriptions, organizationId, deliver } = await setup();
+    await deliver(completed(organizationId, { occurredAt: at(10) }));
+    await expect(deliver(changed(organizationId, { status: 'trialing', occurredAt: at(1) }))).resolves.toBe('applied');
+    expect(await subscriptions.findByOrganization(organizationId)).toMatchObject({ status: 'trialing', productId: 'prod_pro' });
+    // And a checkout arriving after a subscription event changes no status.
+    await deliver(completed(organizationId, { id: 'evt_checkout_late', occurredAt: at(20) }));
+    expect((await subscriptions.findByOrganization(organizationId))?.status).toBe('trialing');
   });
 
   it('processes a redelivered event once', async () => {
     const { subscriptions, organizationId, deliver } = await setup();
     await expect(deliver(changed(organizationId, { id: 'evt_once', status: 'trialing' }))).resolves.toBe('applied');
     // Same id, different content: only possible for a forged event, and still not applied.
-    await expect(deliver(changed(organizationId, { id: 'evt_once', status: 'unpaid', occurredAt: new Date(T0.getTime() + 60_000) }))).resolves.toBe('duplicate');
+    await expect(deliver(changed(organizationId, { id: 'evt_once', status: 'unpaid', occurredAt: at(60) }))).resolves.toBe('duplicate');
     expect((await subscriptions.findByOrganization(organizationId))?.status).toBe('trialing');
   });
 
-  it('keeps the newer state when events arrive out of order', async () => {
+  it('keeps the newer state when events arrive out of order; equal times apply the later delivery', async () => {
     const { subscriptions, organizationId, deliver } = await setup();
-    await deliver(changed(organizationId, { id: 'evt_new', status: 'past_due', occurredAt: new Date(T0.getTime() + 10_000) }));
+    await deliver(changed(organizationId, { id: 'evt_new', status: 'past_due', occurredAt: at(10) }));
     await expect(deliver(changed(organizationId, { id: 'evt_old', status: 'active' }))).resolves.toBe('skipped');
     expect((await subscriptions.findByOrganization(organizationId))?.status).toBe('past_due');
+    await expect(deliver(changed(organizationId, { id: 'evt_tie', status: 'canceled', occurredAt: at(10) }))).resolves.toBe('applied');
+    expect((await subscriptions.findByOrganization(organizationId))?.status).toBe('canceled');
   });
 
   it('acknowledges other event types without touching subscriptions', async () => {
@@ -101,7 +148,8 @@ describe('HandleBillingWebhook', () => {
   it('acknowledges events for organizations it cannot find', async () => {
     const { subscriptions, organizationId, deliver } = await setup();
     await expect(deliver(changed(null, { customerId: 'cus_unknown' }))).resolves.toBe('unknown-organization');
-    await expect(deliver(completed(organizationId + 100, { id: 'evt_gone' }))).resolves.toBe('skipped');
+    await expect(deliver(completed(organizationId + 100, { id: 'evt_gone' }))).resolves.toBe('unknown-organization');
+    await expect(deliver(changed(organizationId + 100, { id: 'evt_gone_2' }))).resolves.toBe('skipped');
     expect(await subscriptions.findByOrganization(organizationId)).toBeNull();
   });
 
@@ -114,12 +162,34 @@ describe('HandleBillingWebhook', () => {
 
   it('forgets the event when applying it fails, so the redelivery is applied', async () => {
     const { subscriptions, organizationId, deliver } = await setup();
-    const upsert = subscriptions.upsert.bind(subscriptions);
-    subscriptions.upsert = async () => {
+    const applyState = subscriptions.applyState.bind(subscriptions);
+    subscriptions.applyState = async () => {
       throw new Error('database down');
     };
-    await expect(deliver(completed(organizationId))).rejects.toThrow('database down');
-    subscriptions.upsert = upsert;
-    await expect(deliver(completed(organizationId))).resolves.toBe('applied');
+    await expect(deliver(changed(organizationId))).rejects.toThrow('database down');
+    subscriptions.applyState = applyState;
+    await expect(deliver(changed(organizationId))).resolves.toBe('applied');
+  });
+
+  it('hands a paid one-time checkout to the credit-pack fulfilment, once', async () => {
+    const { organizationId, deliver, fulfilment } = await setup();
+    await expect(deliver(paid(organizationId))).resolves.toBe('applied');
+    await expect(deliver(paid(organizationId))).resolves.toBe('duplicate');
+    expect((fulfilment as RecordingFulfilment).payments).toEqual([{ organizationId, checkoutSessionId: 'cs_pack_1', packId: 'pack_5m', paidAt: T0 }]);
+  });
+
+  it('leaves an unpaid one-time checkout pending, and finds the organization by customer', async () => {
+    const { h, organizationId, deliver, fulfilment, subscriptions } = await setup();
+    await expect(deliver(paid(organizationId, { paid: false }))).resolves.toBe('pending');
+    await subscriptions.saveCustomer(organizationId, 'cus_1', h.clock.now());
+    await expect(deliver(paid(null, { id: 'evt_pack_2', checkoutSessionId: 'cs_pack_2' }))).resolves.toBe('applied');
+    expect((fulfilment as RecordingFulfilment).payments.map((p) => [p.organizationId, p.checkoutSessionId])).toEqual([[organizationId, 'cs_pack_2']]);
+  });
+
+  it('without a fulfilment, fails a paid credit pack (so the provider redelivers it) and records nothing', async () => {
+    const { organizationId, deliver, logger } = await setup({ fulfilment: null });
+    await expect(deliver(paid(organizationId))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(logger.lines.some((line) => line.level === 'error' && line.fields.checkout_session_id === 'cs_pack_1')).toBe(true);
+    await expect(deliver(paid(organizationId))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 });

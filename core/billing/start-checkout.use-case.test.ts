@@ -1,44 +1,67 @@
 import { describe, expect, it } from 'vitest';
-import { accountsHarness } from '../../test/builders/accounts';
+import { plansHarness } from '../../test/builders/plans';
 import { FakeBillingProvider } from '../../test/fakes/fake-billing-provider';
-import type { Caller } from '../accounts/caller';
 import { serviceUnavailable } from '../shared/domain-error';
+import type { BillingDeps } from './billing-deps';
+import { OpenBillingPortal } from './open-billing-portal.use-case';
 import { StartCheckout } from './start-checkout.use-case';
 
 async function setup() {
-  const h = accountsHarness();
+  const h = plansHarness();
   const provider = new FakeBillingProvider();
-  const startCheckout = new StartCheckout({ ...h.ports, provider, settings: { baseWebUrl: 'https://app.example.com' } });
-  const user = await h.aUser({ email: 'owner@example.com', role: 'readonly' });
-  const caller: Caller = { userId: user.id, organizationId: user.organizationId, role: user.role, sessionId: 1, mfaSatisfied: true };
-  return { h, provider, startCheckout, caller };
+  const deps: Omit<BillingDeps, 'creditPacks' | 'unitOfWork' | 'logger'> = {
+    provider,
+    subscriptions: h.subscriptions,
+    organizations: h.ports.organizations,
+    tokenHasher: h.ports.tokenHasher,
+    clock: h.clock,
+    settings: { baseWebUrl: 'https://app.example.com' },
+  };
+  const startCheckout = new StartCheckout(deps);
+  const openPortal = new OpenBillingPortal(deps);
+  const caller = await h.aCaller('readonly');
+  return { h, provider, startCheckout, openPortal, caller };
 }
 
 describe('StartCheckout', () => {
-  it("asks the provider for a checkout of the caller's organization and returns its URL", async () => {
-    const { provider, startCheckout, caller } = await setup();
+  it("creates the organization's customer on first need and checks out as that customer", async () => {
+    const { h, provider, startCheckout, caller } = await setup();
     const { url } = await startCheckout.execute(caller, { priceId: 'price_basic' });
+    expect(provider.customers).toEqual([
+      { organizationId: caller.organizationId, name: expect.any(String), idempotencyKey: `tenantkit-organization-${caller.organizationId}-customer` },
+    ]);
     expect(provider.checkouts).toEqual([
       {
         organizationId: caller.organizationId,
+        customerId: 'cus_fake_1',
         priceId: 'price_basic',
-        customerEmail: 'owner@example.com',
         successUrl: 'https://app.example.com/billing?checkout=success',
         cancelUrl: 'https://app.example.com/billing?checkout=cancelled',
         idempotencyKey: expect.stringMatching(/^checkout-[0-9a-f]{64}$/),
       },
     ]);
     expect(url).toBe(`https://pay.example.test/${caller.organizationId}/${provider.checkouts[0]!.idempotencyKey}`);
+    expect(await h.subscriptions.findByOrganization(caller.organizationId)).toMatchObject({ customerId: 'cus_fake_1', status: null });
   });
 
-  it('reuses the idempotency key for the same request within a minute, and only then', async () => {
+  it('never creates a second customer: later calls reuse it, concurrent first calls converge on one', async () => {
     const { h, provider, startCheckout, caller } = await setup();
+    await Promise.all(Array.from({ length: 5 }, () => startCheckout.execute(caller, { priceId: 'price_basic' })));
+    await startCheckout.execute(caller, { priceId: 'price_pro' });
+    expect(provider.customerCount).toBe(1);
+    expect(new Set(provider.checkouts.map((c) => c.customerId))).toEqual(new Set(['cus_fake_1']));
+    expect((await h.subscriptions.findByOrganization(caller.organizationId))?.customerId).toBe('cus_fake_1');
+  });
+
+  it('reuses the checkout idempotency key for the same request within a minute, and only then', async () => {
+    const { h, provider, startCheckout, caller } = await setup();
+    const other = await h.aCaller('member');
     h.clock.set('2026-11-21T10:00:05.000Z');
     await startCheckout.execute(caller, { priceId: 'price_basic' });
     h.clock.set('2026-11-21T10:00:55.000Z');
     await startCheckout.execute(caller, { priceId: 'price_basic' });
     await startCheckout.execute(caller, { priceId: 'price_pro' });
-    await startCheckout.execute({ ...caller, organizationId: caller.organizationId + 1 }, { priceId: 'price_basic' });
+    await startCheckout.execute(other, { priceId: 'price_basic' });
     h.clock.set('2026-11-21T10:01:00.000Z');
     await startCheckout.execute(caller, { priceId: 'price_basic' });
     const [first, again, otherPrice, otherOrganization, nextMinute] = provider.checkouts.map((c) => c.idempotencyKey);
@@ -46,15 +69,37 @@ describe('StartCheckout', () => {
     expect(new Set([first, otherPrice, otherOrganization, nextMinute]).size).toBe(4);
   });
 
-  it("passes the provider's failure through", async () => {
-    const { provider, startCheckout, caller } = await setup();
-    provider.failNextCheckout(serviceUnavailable());
+  it("passes the provider's failure through, and a failed customer creation stores nothing", async () => {
+    const { h, provider, startCheckout, caller } = await setup();
+    provider.failNext(serviceUnavailable());
+    await expect(startCheckout.execute(caller, { priceId: 'price_basic' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(await h.subscriptions.findByOrganization(caller.organizationId)).toBeNull();
+    await startCheckout.execute(caller, { priceId: 'price_basic' });
+    provider.failNext(serviceUnavailable());
     await expect(startCheckout.execute(caller, { priceId: 'price_basic' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 
-  it('refuses a caller whose user no longer exists, without calling the provider', async () => {
+  it('refuses a caller whose organization no longer exists, without calling the provider', async () => {
     const { provider, startCheckout, caller } = await setup();
-    await expect(startCheckout.execute({ ...caller, userId: 9999 }, { priceId: 'price_basic' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    expect(provider.checkouts).toEqual([]);
+    await expect(startCheckout.execute({ ...caller, organizationId: 9999 }, { priceId: 'price_basic' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(provider.customers).toEqual([]);
+  });
+});
+
+describe('OpenBillingPortal', () => {
+  it("opens the portal for the organization's customer, returning to /billing", async () => {
+    const { h, provider, openPortal } = await setup();
+    const admin = await h.aCaller('org_admin');
+    expect(await openPortal.execute(admin)).toEqual({ url: 'https://portal.example.test/cus_fake_1' });
+    expect(provider.portals).toEqual([{ customerId: 'cus_fake_1', returnUrl: 'https://app.example.com/billing' }]);
+    await openPortal.execute(admin);
+    expect(provider.customerCount).toBe(1);
+  });
+
+  it.each(['readonly', 'member'] as const)('refuses a %s without calling the provider', async (role) => {
+    const { h, provider, openPortal } = await setup();
+    await expect(openPortal.execute(await h.aCaller(role))).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    expect(provider.customers).toEqual([]);
+    expect(provider.portals).toEqual([]);
   });
 });

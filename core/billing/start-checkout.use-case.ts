@@ -1,5 +1,5 @@
 import type { Caller } from '../accounts/caller';
-import { DomainError } from '../shared/domain-error';
+import { BillingCustomers } from './billing-customer';
 import type { BillingDeps } from './billing-deps';
 
 /** Already validated: `priceId` is 1..255 characters. */
@@ -10,23 +10,23 @@ export interface StartCheckoutInput {
 // A double click (or a client retry) within this window gets the same checkout session back.
 const IDEMPOTENCY_WINDOW_MS = 60_000;
 
-/** Starts a hosted checkout that subscribes the caller's organization to a price. */
+/** Starts a hosted checkout that subscribes the caller's organization, as its one customer, to a price. */
 export class StartCheckout {
-  constructor(
-    private readonly deps: Pick<BillingDeps, 'provider' | 'users' | 'tokenHasher' | 'clock' | 'settings'>,
-  ) {}
+  private readonly customers: BillingCustomers;
+
+  constructor(private readonly deps: Pick<BillingDeps, 'provider' | 'subscriptions' | 'organizations' | 'tokenHasher' | 'clock' | 'settings'>) {
+    this.customers = new BillingCustomers(deps);
+  }
 
   async execute(caller: Caller, input: StartCheckoutInput): Promise<{ url: string }> {
-    const user = await this.deps.users.findById(caller.userId);
-    // The session guard just read this user; a miss means it was deleted mid-request.
-    if (!user) throw new DomainError('UNAUTHORIZED', 'Authentication required');
+    const customerId = await this.customers.customerOf(caller.organizationId);
     const window = Math.floor(this.deps.clock.now().getTime() / IDEMPOTENCY_WINDOW_MS);
     // Hashed: a price id may be up to 255 characters, and so may the provider's keys.
     const idempotencyKey = `checkout-${this.deps.tokenHasher.hash(`${caller.organizationId}|${caller.userId}|${input.priceId}|${window}`)}`;
     return this.deps.provider.createCheckoutSession({
       organizationId: caller.organizationId,
+      customerId,
       priceId: input.priceId,
-      customerEmail: user.email,
       successUrl: `${this.deps.settings.baseWebUrl}/billing?checkout=success`,
       cancelUrl: `${this.deps.settings.baseWebUrl}/billing?checkout=cancelled`,
       idempotencyKey,

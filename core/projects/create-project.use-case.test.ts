@@ -1,3 +1,4 @@
+import { seededPlansQuota } from '../../test/builders/plans';
 import { describe, expect, it } from 'vitest';
 import { InMemoryProjectRepository, InMemoryStore } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
@@ -10,7 +11,7 @@ const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ u
 function setup() {
   const projects = new InMemoryProjectRepository(new InMemoryStore());
   const clock = new FakeClock('2026-11-21T10:00:00.000Z');
-  return { projects, clock, createProject: new CreateProject({ projects, clock }) };
+  return { projects, clock, createProject: new CreateProject({ projects, quota: seededPlansQuota(), clock }) };
 }
 
 describe('CreateProject', () => {

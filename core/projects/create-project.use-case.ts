@@ -9,16 +9,13 @@ export interface CreateProjectInput {
   description?: string | null;
 }
 
+/** Creates a project within the organization's `max_projects`, checked and inserted atomically. */
 export class CreateProject {
-  constructor(private readonly deps: Pick<ProjectsDeps, 'projects' | 'clock'>) {}
+  constructor(private readonly deps: Pick<ProjectsDeps, 'projects' | 'quota' | 'clock'>) {}
 
   async execute(caller: Caller, input: CreateProjectInput): Promise<Project> {
     assertMayWriteProjects(caller);
-    return this.deps.projects.create(caller.organizationId, {
-      userId: caller.userId,
-      name: input.name,
-      description: input.description ?? null,
-      createdAt: this.deps.clock.now(),
-    });
+    const project = { userId: caller.userId, name: input.name, description: input.description ?? null, createdAt: this.deps.clock.now() };
+    return this.deps.quota.take(caller.organizationId, 'max_projects', (limit) => this.deps.projects.createWithinLimit(caller.organizationId, project, limit));
   }
 }

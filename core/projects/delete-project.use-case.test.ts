@@ -1,3 +1,4 @@
+import { seededPlansQuota } from '../../test/builders/plans';
 import { describe, expect, it } from 'vitest';
 import { InMemoryProjectRepository, InMemoryStore } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
@@ -10,7 +11,7 @@ const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ u
 
 async function setup() {
   const projects = new InMemoryProjectRepository(new InMemoryStore());
-  const project = await new CreateProject({ projects, clock: new FakeClock() }).execute(caller('member'), { name: 'Apollo' });
+  const project = await new CreateProject({ projects, quota: seededPlansQuota(), clock: new FakeClock() }).execute(caller('member'), { name: 'Apollo' });
   return { projects, project, deleteProject: new DeleteProject({ projects }) };
 }
 

@@ -1,3 +1,4 @@
+import { seededPlansQuota } from '../../test/builders/plans';
 import { describe, expect, it } from 'vitest';
 import { InMemoryProjectRepository, InMemoryStore } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
@@ -11,7 +12,7 @@ const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ u
 
 function setup() {
   const projects = new InMemoryProjectRepository(new InMemoryStore());
-  return { createProject: new CreateProject({ projects, clock: new FakeClock() }), getProject: new GetProject({ projects }) };
+  return { createProject: new CreateProject({ projects, quota: seededPlansQuota(), clock: new FakeClock() }), getProject: new GetProject({ projects }) };
 }
 
 describe('GetProject', () => {

@@ -1,3 +1,4 @@
+import { seededPlansQuota } from '../../test/builders/plans';
 import { describe, expect, it } from 'vitest';
 import { InMemoryProjectRepository, InMemoryStore } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
@@ -13,7 +14,7 @@ const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ u
 async function setup() {
   const projects = new InMemoryProjectRepository(new InMemoryStore());
   const clock = new FakeClock();
-  const createProject = new CreateProject({ projects, clock });
+  const createProject = new CreateProject({ projects, quota: seededPlansQuota(), clock });
   const ours = [];
   for (const name of ['p1', 'p2', 'p3', 'p4', 'p5']) {
     ours.push(await createProject.execute(caller('member'), { name }));

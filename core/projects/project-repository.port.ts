@@ -35,6 +35,12 @@ export interface ProjectListOptions {
  */
 export interface ProjectRepository {
   create(organizationId: number, project: NewProject): Promise<Project>;
+  /**
+   * Creates the project only while the organization holds fewer than `limit` projects (-1: no
+   * limit), checked and inserted atomically: with one slot left, of N concurrent calls exactly
+   * one creates. Null when the organization is at or above its limit; nothing is stored then.
+   */
+  createWithinLimit(organizationId: number, project: NewProject, limit: number): Promise<Project | null>;
   /** Newest first: `createdAt` descending, then `id` descending, so the order is total and stable for keyset paging. */
   list(organizationId: number, options?: ProjectListOptions): Promise<Project[]>;
   findById(organizationId: number, id: number): Promise<Project | null>;
@@ -42,4 +48,6 @@ export interface ProjectRepository {
   update(organizationId: number, id: number, patch: ProjectPatch): Promise<Project | null>;
   /** Returns whether a project was deleted. */
   delete(organizationId: number, id: number): Promise<boolean>;
+  /** How many projects the organization has: what `max_projects` counts. */
+  countByOrganization(organizationId: number): Promise<number>;
 }

@@ -1,3 +1,4 @@
+import { seededPlansQuota } from '../../test/builders/plans';
 import { describe, expect, it } from 'vitest';
 import { InMemoryProjectRepository, InMemoryStore } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
@@ -11,7 +12,7 @@ const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ u
 async function setup() {
   const projects = new InMemoryProjectRepository(new InMemoryStore());
   const clock = new FakeClock('2026-11-21T10:00:00.000Z');
-  const project = await new CreateProject({ projects, clock }).execute(caller('member'), { name: 'Apollo', description: 'moon' });
+  const project = await new CreateProject({ projects, quota: seededPlansQuota(), clock }).execute(caller('member'), { name: 'Apollo', description: 'moon' });
   clock.advance(60_000);
   return { projects, clock, project, updateProject: new UpdateProject({ projects, clock }) };
 }

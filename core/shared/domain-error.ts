@@ -32,6 +32,7 @@ export type ErrorCode =
   /** The change conflicts with the current state (MFA already on, nothing pending to confirm). */
   | 'CONFLICT'
   | 'FEATURE_DISABLED'
+  | 'CONFLICT'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_ERROR';
 

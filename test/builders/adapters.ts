@@ -9,3 +9,5 @@ export { InMemoryProjectRepository } from '../../adapters/in-memory/in-memory-pr
 export { InMemorySubscriptionRepository } from '../../adapters/in-memory/in-memory-subscription-repository';
 export { JoseStateSigner } from '../../adapters/crypto/jose-state-signer';
 export { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
+export { InMemoryPlanRepository } from '../../adapters/in-memory/in-memory-plan-repository';
+export { InMemoryNoteRepository } from '../../adapters/in-memory/in-memory-note-repository';

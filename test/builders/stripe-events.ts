@@ -19,30 +19,51 @@ const envelope = (id: string, type: string, object: Record<string, unknown>, cre
 
 export const NOW_SECONDS = 1_795_000_000; // 2026-11-18
 
-export function checkoutCompleted(id: string, organizationId: number | string, options: { created?: number; paymentStatus?: string } = {}) {
+export function checkoutCompleted(
+  id: string,
+  organizationId: number | string,
+  options: { created?: number; paymentStatus?: string; mode?: 'subscription' | 'payment'; sessionId?: string; packId?: string; customer?: string; type?: string } = {},
+) {
+  const mode = options.mode ?? 'subscription';
   return envelope(
     id,
-    'checkout.session.completed',
+    options.type ?? 'checkout.session.completed',
     {
-      id: 'cs_test_1',
+      id: options.sessionId ?? 'cs_test_1',
       object: 'checkout.session',
-      mode: 'subscription',
+      mode,
       status: 'complete',
       payment_status: options.paymentStatus ?? 'paid',
       client_reference_id: String(organizationId),
-      customer: 'cus_test_1',
-      subscription: 'sub_test_1',
-      metadata: { organization_id: String(organizationId), price_id: 'price_basic' },
+      customer: options.customer ?? 'cus_test_1',
+      subscription: mode === 'subscription' ? 'sub_test_1' : null,
+      metadata:
+        mode === 'subscription'
+          ? { organization_id: String(organizationId), price_id: 'price_basic' }
+          : { organization_id: String(organizationId), pack_id: options.packId ?? 'pack_5m' },
     },
     options.created ?? NOW_SECONDS,
   );
 }
 
+export interface SubscriptionEventOptions {
+  organizationId?: number;
+  status?: string;
+  created?: number;
+  customer?: string;
+  priceId?: string;
+  productId?: string;
+  periodStart?: number;
+  periodEnd?: number;
+  cancelAtPeriodEnd?: boolean;
+}
+
 export function subscriptionEvent(
   id: string,
   type: 'customer.subscription.created' | 'customer.subscription.updated' | 'customer.subscription.deleted',
-  options: { organizationId?: number; status?: string; created?: number; customer?: string; priceId?: string; periodEnd?: number } = {},
+  options: SubscriptionEventOptions = {},
 ) {
+  const price = { id: options.priceId ?? 'price_basic', object: 'price', product: options.productId ?? 'prod_basic' };
   return envelope(
     id,
     type,
@@ -51,10 +72,19 @@ export function subscriptionEvent(
       object: 'subscription',
       customer: options.customer ?? 'cus_test_1',
       status: options.status ?? 'active',
+      cancel_at_period_end: options.cancelAtPeriodEnd ?? false,
       metadata: options.organizationId === undefined ? {} : { organization_id: String(options.organizationId) },
       items: {
         object: 'list',
-        data: [{ id: 'si_1', object: 'subscription_item', price: { id: options.priceId ?? 'price_basic', object: 'price' }, current_period_end: options.periodEnd ?? NOW_SECONDS + 30 * 86_400 }],
+        data: [
+          {
+            id: 'si_1',
+            object: 'subscription_item',
+            price,
+            current_period_start: options.periodStart ?? NOW_SECONDS,
+            current_period_end: options.periodEnd ?? NOW_SECONDS + 30 * 86_400,
+          },
+        ],
       },
     },
     options.created ?? NOW_SECONDS,

@@ -59,6 +59,28 @@ export function projectRepositoryContract(name: string, open: () => Promise<Proj
       expect(await repository.findById(organizationId, project.id)).toEqual(project);
     });
 
+    it('creates within a limit: below it, never at it, -1 for none, and counts the organization', async () => {
+      const { organizationId, userId } = await harness.newTenant();
+      expect(await repository.createWithinLimit(organizationId, draft(userId), 0)).toBeNull();
+      const first = await repository.createWithinLimit(organizationId, draft(userId, { name: 'first' }), 2);
+      expect(first).toEqual({ id: expect.any(Number), organizationId, userId, name: 'first', description: null, createdAt: at(0), updatedAt: at(0) });
+      expect(await repository.createWithinLimit(organizationId, draft(userId), 2)).not.toBeNull();
+      expect(await repository.createWithinLimit(organizationId, draft(userId), 2)).toBeNull();
+      expect(await repository.countByOrganization(organizationId)).toBe(2);
+      expect(await repository.createWithinLimit(organizationId, draft(userId), -1)).not.toBeNull();
+      await repository.delete(organizationId, first!.id);
+      expect(await repository.createWithinLimit(organizationId, draft(userId), 3)).not.toBeNull();
+      expect(await repository.countByOrganization(organizationId)).toBe(3);
+    });
+
+    it('creates within a limit atomically: with one slot left, one of many concurrent calls succeeds', async () => {
+      const { organizationId, userId } = await harness.newTenant();
+      await seed(organizationId, userId, 3);
+      const results = await Promise.all(Array.from({ length: 12 }, () => repository.createWithinLimit(organizationId, draft(userId), 4)));
+      expect(results.filter((project) => project !== null)).toHaveLength(1);
+      expect(await repository.countByOrganization(organizationId)).toBe(4);
+    });
+
     it('gives every project its own id', async () => {
       const { organizationId, userId } = await harness.newTenant();
       const projects = await Promise.all([1, 2, 3].map((i) => repository.create(organizationId, draft(userId, { name: `c${i}` }))));

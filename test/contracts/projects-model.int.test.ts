@@ -1,3 +1,4 @@
+import { seededPlansQuota } from '../builders/plans';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryProjectRepository } from '../../adapters/in-memory/in-memory-project-repository';
@@ -177,7 +178,7 @@ async function freshSystem(backend: Backend): Promise<System> {
   const clock = new FakeClock();
   return {
     clock,
-    create: new CreateProject({ projects: repository, clock: clock }),
+    create: new CreateProject({ projects: repository, quota: seededPlansQuota(), clock: clock }),
     list: new ListProjects({ projects: repository }),
     get: new GetProject({ projects: repository }),
     update: new UpdateProject({ projects: repository, clock: clock }),

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SubscriptionChange } from '../../core/billing/subscription';
+import type { CheckoutLink, SubscriptionState } from '../../core/billing/subscription';
 import type { SubscriptionRepository } from '../../core/billing/subscription-repository.port';
 
 export interface SubscriptionRepositoryHarness {
@@ -11,18 +11,29 @@ export interface SubscriptionRepositoryHarness {
 
 const at = (iso: string) => new Date(iso);
 
-const change = (overrides: Partial<SubscriptionChange> = {}): SubscriptionChange => ({
+const state = (overrides: Partial<SubscriptionState> = {}): SubscriptionState => ({
   status: 'active',
   customerId: 'cus_1',
   subscriptionId: 'sub_1',
   priceId: 'price_basic',
+  productId: 'prod_basic',
+  currentPeriodStart: at('2026-11-21T10:00:00.000Z'),
   currentPeriodEnd: at('2026-12-21T10:00:00.000Z'),
+  cancelAtPeriodEnd: false,
   eventAt: at('2026-11-21T10:00:00.000Z'),
   updatedAt: at('2026-11-21T10:00:01.000Z'),
   ...overrides,
 });
 
-/** Every SubscriptionRepository adapter: one row per organization, ordered events, once-only event ids. */
+const link = (overrides: Partial<CheckoutLink> = {}): CheckoutLink => ({
+  customerId: 'cus_1',
+  subscriptionId: 'sub_1',
+  provisionalStatus: 'active',
+  updatedAt: at('2026-11-21T10:00:02.000Z'),
+  ...overrides,
+});
+
+/** Every SubscriptionRepository adapter: one record per organization, ordered events, once-only event ids, one customer. */
 export function subscriptionRepositoryContract(name: string, setup: () => Promise<SubscriptionRepositoryHarness>): void {
   describe(`SubscriptionRepository contract: ${name}`, () => {
     let harness: SubscriptionRepositoryHarness | undefined;
@@ -38,48 +49,71 @@ export function subscriptionRepositoryContract(name: string, setup: () => Promis
       expect(await repository.findOrganizationByCustomer('cus_nobody')).toBeNull();
     });
 
-    it('creates, then updates the one subscription of an organization', async () => {
+    it('creates, then replaces the subscription state of an organization', async () => {
       const { repository, newOrganization } = await open();
       const org = await newOrganization();
-      await expect(repository.upsert(org, change())).resolves.toBe(true);
-      expect(await repository.findByOrganization(org)).toEqual({ organizationId: org, ...change() });
-      const later = change({ status: 'past_due', priceId: 'price_pro', eventAt: at('2026-11-22T10:00:00.000Z'), updatedAt: at('2026-11-22T10:00:01.000Z') });
-      await expect(repository.upsert(org, later)).resolves.toBe(true);
+      await expect(repository.applyState(org, state())).resolves.toBe(true);
+      expect(await repository.findByOrganization(org)).toEqual({ organizationId: org, ...state() });
+      const later = state({
+        status: 'past_due',
+        priceId: 'price_pro',
+        productId: 'prod_pro',
+        cancelAtPeriodEnd: true,
+        currentPeriodStart: null,
+        currentPeriodEnd: null,
+        eventAt: at('2026-11-22T10:00:00.000Z'),
+        updatedAt: at('2026-11-22T10:00:01.000Z'),
+      });
+      await expect(repository.applyState(org, later)).resolves.toBe(true);
       expect(await repository.findByOrganization(org)).toEqual({ organizationId: org, ...later });
       expect(await repository.findOrganizationByCustomer('cus_1')).toBe(org);
     });
 
-    it('keeps stored ids, price and period end when a change leaves them null', async () => {
+    it('ignores a state older than the stored one, and applies one of the same instant', async () => {
       const { repository, newOrganization } = await open();
       const org = await newOrganization();
-      await repository.upsert(org, change());
-      const bare = change({ status: 'canceled', customerId: null, subscriptionId: null, priceId: null, currentPeriodEnd: null, eventAt: at('2026-11-23T00:00:00.000Z') });
-      await expect(repository.upsert(org, bare)).resolves.toBe(true);
-      expect(await repository.findByOrganization(org)).toMatchObject({
-        status: 'canceled',
-        customerId: 'cus_1',
-        subscriptionId: 'sub_1',
-        priceId: 'price_basic',
-        currentPeriodEnd: at('2026-12-21T10:00:00.000Z'),
-        eventAt: at('2026-11-23T00:00:00.000Z'),
-      });
+      await repository.applyState(org, state({ status: 'active' }));
+      await expect(repository.applyState(org, state({ status: 'incomplete', eventAt: at('2026-11-21T09:59:59.999Z') }))).resolves.toBe(false);
+      expect((await repository.findByOrganization(org))?.status).toBe('active');
+      await expect(repository.applyState(org, state({ status: 'trialing' }))).resolves.toBe(true);
+      expect((await repository.findByOrganization(org))?.status).toBe('trialing');
     });
 
-    it('ignores an event older than the stored state, and applies one of the same instant', async () => {
+    it('stores a customer once: the first one stored wins, also under concurrent calls', async () => {
       const { repository, newOrganization } = await open();
       const org = await newOrganization();
-      await repository.upsert(org, change({ status: 'active' }));
-      await expect(repository.upsert(org, change({ status: 'incomplete', eventAt: at('2026-11-21T09:59:59.000Z') }))).resolves.toBe(false);
-      expect((await repository.findByOrganization(org))?.status).toBe('active');
-      await expect(repository.upsert(org, change({ status: 'trialing' }))).resolves.toBe(true);
-      expect((await repository.findByOrganization(org))?.status).toBe('trialing');
+      const results = await Promise.all(['cus_a', 'cus_b', 'cus_c'].map((id) => repository.saveCustomer(org, id, at('2026-11-21T10:00:00.000Z'))));
+      expect(new Set(results).size).toBe(1);
+      const stored = await repository.findByOrganization(org);
+      expect(stored).toMatchObject({ customerId: results[0], status: null, eventAt: null, productId: null, cancelAtPeriodEnd: false });
+      await expect(repository.saveCustomer(org, 'cus_z', at('2026-11-21T11:00:00.000Z'))).resolves.toBe(results[0]);
+      expect(await repository.findOrganizationByCustomer(results[0]!)).toBe(org);
+    });
+
+    it('links a checkout: fills unknown ids and sets a provisional status only until a subscription event', async () => {
+      const { repository, newOrganization } = await open();
+      const org = await newOrganization();
+      await repository.saveCustomer(org, 'cus_1', at('2026-11-21T09:00:00.000Z'));
+      await expect(repository.linkCheckout(org, link({ customerId: 'cus_other' }))).resolves.toBe(true);
+      expect(await repository.findByOrganization(org)).toMatchObject({ customerId: 'cus_1', subscriptionId: 'sub_1', status: 'active', eventAt: null });
+      await repository.applyState(org, state({ status: 'trialing', subscriptionId: 'sub_1' }));
+      await expect(repository.linkCheckout(org, link({ subscriptionId: 'sub_2', provisionalStatus: 'incomplete' }))).resolves.toBe(true);
+      expect(await repository.findByOrganization(org)).toMatchObject({ status: 'trialing', subscriptionId: 'sub_1', customerId: 'cus_1' });
+    });
+
+    it('lets an older subscription event replace a provisional checkout status', async () => {
+      const { repository, newOrganization } = await open();
+      const org = await newOrganization();
+      await repository.linkCheckout(org, link());
+      await expect(repository.applyState(org, state({ status: 'incomplete', eventAt: at('2020-01-01T00:00:00.000Z') }))).resolves.toBe(true);
+      expect((await repository.findByOrganization(org))?.status).toBe('incomplete');
     });
 
     it('keeps organizations apart', async () => {
       const { repository, newOrganization } = await open();
       const [a, b] = [await newOrganization(), await newOrganization()];
-      await repository.upsert(a, change({ customerId: 'cus_a' }));
-      await repository.upsert(b, change({ customerId: 'cus_b', status: 'trialing' }));
+      await repository.applyState(a, state({ customerId: 'cus_a' }));
+      await repository.applyState(b, state({ customerId: 'cus_b', status: 'trialing' }));
       expect(await repository.findByOrganization(a)).toMatchObject({ customerId: 'cus_a', status: 'active' });
       expect(await repository.findByOrganization(b)).toMatchObject({ customerId: 'cus_b', status: 'trialing' });
       expect(await repository.findOrganizationByCustomer('cus_b')).toBe(b);
@@ -87,15 +121,17 @@ export function subscriptionRepositoryContract(name: string, setup: () => Promis
 
     it('writes nothing for an organization that does not exist', async () => {
       const { repository, newOrganization } = await open();
-      const org = await newOrganization();
-      await expect(repository.upsert(org + 1000, change())).resolves.toBe(false);
-      expect(await repository.findByOrganization(org + 1000)).toBeNull();
+      const missing = (await newOrganization()) + 1000;
+      await expect(repository.applyState(missing, state())).resolves.toBe(false);
+      await expect(repository.linkCheckout(missing, link())).resolves.toBe(false);
+      await expect(repository.saveCustomer(missing, 'cus_x', at('2026-11-21T10:00:00.000Z'))).resolves.toBeNull();
+      expect(await repository.findByOrganization(missing)).toBeNull();
     });
 
-    it('deletes the subscription with its organization', async () => {
+    it('deletes the record with its organization', async () => {
       const { repository, newOrganization, deleteOrganization } = await open();
       const org = await newOrganization();
-      await repository.upsert(org, change());
+      await repository.applyState(org, state());
       await deleteOrganization(org);
       expect(await repository.findByOrganization(org)).toBeNull();
       expect(await repository.findOrganizationByCustomer('cus_1')).toBeNull();

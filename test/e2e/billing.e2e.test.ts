@@ -1,70 +1,13 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, type AppConfig } from '../../app/config/config';
-import { createContainer, isDependencyDown } from '../../app/container/container';
-import { openInfrastructure } from '../../app/container/infrastructure';
-import { TOKENS } from '../../app/container/tokens';
-import { createHttpApp } from '../../app/http/app';
-import { clientIpResolver } from '../../app/http/client-ip';
-import { composeRoutes } from '../../app/server';
-import { StripeBillingProvider } from '../../adapters/stripe/stripe-billing-provider';
 import { checkoutCompleted, otherEvent, signed, subscriptionEvent } from '../builders/stripe-events';
 import { startStripeFake, type StripeFake } from '../fakes/stripe-fake';
-import { createMemoryLogger, startTestApp, TEST_APP_DEFAULTS, type TestApp } from '../support/app';
+import { startTestApp, type TestApp } from '../support/app';
 import { expectErrorResponse, expectSecurityHeaders } from '../support/http-assertions';
-import { createTestDatabase, requirePostgres, type TestDatabase } from '../support/postgres';
+import { requirePostgres } from '../support/postgres';
 import { testSessions, type TestSession } from '../support/sessions';
 
 const API_KEY = 'sk_test_e2e';
 const SECRET = 'whsec_e2e_signing_secret';
-
-interface BillingApp {
-  url: string;
-  config: AppConfig;
-  db: TestDatabase;
-  close(): Promise<void>;
-}
-
-/**
- * The production composition (createContainer, composeRoutes, createHttpApp, as startServer does)
- * with Stripe settings, where only the provider is rebound: the same StripeBillingProvider,
- * pointed at the local Stripe fake instead of api.stripe.com.
- */
-async function startBillingApp(fake: StripeFake): Promise<BillingApp> {
-  const db = await createTestDatabase();
-  const env = { ...TEST_APP_DEFAULTS, APP_DATABASE_URL: db.url, APP_STRIPE_API_KEY: API_KEY, APP_STRIPE_WEBHOOK_SECRET: SECRET };
-  const { config } = loadConfig(env);
-  const { logger } = createMemoryLogger();
-  const infra = await openInfrastructure(config, logger);
-  const container = createContainer(config, logger, infra);
-  container
-    .rebind(TOKENS.BillingProvider)
-    .toConstantValue(new StripeBillingProvider({ apiKey: API_KEY, webhookSecret: SECRET, host: '127.0.0.1', port: fake.port, protocol: 'http', timeoutMs: 5_000 }));
-  const app = createHttpApp({
-    config,
-    logger,
-    routes: composeRoutes(container, config),
-    authenticate: container.get(TOKENS.Authenticate),
-    rateLimiter: container.get(TOKENS.RateLimiter),
-    clientIp: clientIpResolver(config.trustedProxyHops),
-    isDependencyDown,
-  });
-  const server: Server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    config,
-    db,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await container.unbindAllAsync();
-      await infra.close();
-      await db.drop();
-    },
-  };
-}
 
 const send = (base: string, path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { signal: AbortSignal.timeout(10_000), ...init });
 
@@ -115,28 +58,34 @@ describe.skipIf(!postgres)('billing without Stripe settings', () => {
   });
 });
 
+/**
+ * The production composition, exactly as `npm start` builds it, with Stripe settings and
+ * APP_STRIPE_API_BASE_URL pointing the real SDK at the local Stripe fake.
+ */
 describe.skipIf(!postgres)('billing with Stripe (against the Stripe fake)', () => {
   let fake: StripeFake;
-  let app: BillingApp;
+  let app: TestApp;
   let organizationId: number;
   let readonlyUser: TestSession;
+  let admin: TestSession;
 
   const subscriptionRow = async (org = organizationId) =>
-    (await app.db.database.select<Record<string, unknown>>('select * from subscription where organization_id = $1', [org]))[0];
+    (await app.db!.database.select<Record<string, unknown>>('select * from subscription where organization_id = $1', [org]))[0];
 
   beforeAll(async () => {
     fake = await startStripeFake({ apiKey: API_KEY });
-    app = await startBillingApp(fake);
-    const sessions = testSessions(app.db.database);
+    app = await startTestApp({ APP_STRIPE_API_KEY: API_KEY, APP_STRIPE_WEBHOOK_SECRET: SECRET, APP_STRIPE_API_BASE_URL: fake.url });
+    const sessions = testSessions(app.db!.database);
     organizationId = await sessions.newOrganization();
     readonlyUser = await sessions.loginAs('readonly', organizationId);
+    admin = await sessions.loginAs('org_admin', organizationId);
   });
   afterAll(async () => {
     await app?.close();
     await fake?.close();
   });
 
-  it("returns the Stripe Checkout URL for the caller's organization", async () => {
+  it("returns the Stripe Checkout URL for the caller's organization, as its one Stripe customer", async () => {
     const res = await checkout(app.url, { price_id: 'price_basic' }, readonlyUser);
     expect(res.status).toBe(200);
     expectSecurityHeaders(res);
@@ -144,16 +93,35 @@ describe.skipIf(!postgres)('billing with Stripe (against the Stripe fake)', () =
     expect(Object.keys(body)).toEqual(['url']);
     expect(body.url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
     expect(fake.protocolErrors).toEqual([]);
+    expect(fake.customerCalls).toHaveLength(1);
+    expect(fake.customerCalls[0]).toMatchObject({ idempotencyKey: `tenantkit-organization-${organizationId}-customer`, form: { 'metadata[organization_id]': String(organizationId) } });
+    const customerId = (await subscriptionRow())!.stripe_customer_id;
+    expect(fake.customers.has(customerId as string)).toBe(true);
     const call = fake.checkouts.at(-1)!;
     expect(call.idempotencyKey).toMatch(/^checkout-[0-9a-f]{64}$/);
     expect(call.form).toMatchObject({
       mode: 'subscription',
       'line_items[0][price]': 'price_basic',
       client_reference_id: String(organizationId),
-      customer_email: expect.stringMatching(/@example\.test$/),
+      customer: customerId,
       success_url: `${app.config.baseWebUrl}/billing?checkout=success`,
       cancel_url: `${app.config.baseWebUrl}/billing?checkout=cancelled`,
     });
+  });
+
+  it('reuses the customer for every later checkout and the portal', async () => {
+    expect((await checkout(app.url, { price_id: 'price_pro' }, readonlyUser)).status).toBe(200);
+    const res = await send(app.url, '/subscription/portal', { method: 'POST', headers: { Cookie: `session_id=${admin.token}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ url: expect.stringMatching(/^https:\/\/billing\.stripe\.com\/p\/session\//) });
+    expect(fake.customerCalls).toHaveLength(1);
+    const customerId = (await subscriptionRow())!.stripe_customer_id;
+    expect(fake.portalCalls.at(-1)?.form).toEqual({ customer: customerId, return_url: `${app.config.baseWebUrl}/billing` });
+  });
+
+  it('refuses the portal below org_admin', async () => {
+    const res = await send(app.url, '/subscription/portal', { method: 'POST', headers: { Cookie: `session_id=${readonlyUser.token}` } });
+    await expectErrorResponse(res, 403, 'ACCESS_DENIED');
   });
 
   it('refuses a caller without a session', async () => {
@@ -190,12 +158,8 @@ describe.skipIf(!postgres)('billing with Stripe (against the Stripe fake)', () =
     expect(res.status).toBe(200);
     expectSecurityHeaders(res);
     expect(await res.json()).toEqual({ received: true });
-    expect(await subscriptionRow()).toMatchObject({
-      status: 'active',
-      stripe_customer_id: 'cus_test_1',
-      stripe_subscription_id: 'sub_test_1',
-      price_id: 'price_basic',
-    });
+    // The customer stored at checkout stays; the subscription id is learnt from the event.
+    expect(await subscriptionRow()).toMatchObject({ status: 'active', stripe_customer_id: expect.stringMatching(/^cus_/), stripe_subscription_id: 'sub_test_1' });
   });
 
   it('processes the same event only once', async () => {
@@ -206,7 +170,7 @@ describe.skipIf(!postgres)('billing with Stripe (against the Stripe fake)', () =
     expect(first).toMatchObject({ status: 'past_due' });
     expect((await webhook(app.url, payload, signature)).status).toBe(200);
     expect(await subscriptionRow()).toEqual(first); // updated_at unchanged: not applied again
-    const events = await app.db.database.select('select * from billing_event where event_id = $1', ['evt_e2e_dup']);
+    const events = await app.db!.database.select('select * from billing_event where event_id = $1', ['evt_e2e_dup']);
     expect(events).toHaveLength(1);
   });
 
@@ -228,7 +192,7 @@ describe.skipIf(!postgres)('billing with Stripe (against the Stripe fake)', () =
     expectSecurityHeaders(res);
     await expectErrorResponse(res, 400, 'MALFORMED_REQUEST');
     expect(await subscriptionRow()).toEqual(before);
-    expect(await app.db.database.select('select * from billing_event where event_id = $1', ['evt_forged'])).toHaveLength(0);
+    expect(await app.db!.database.select('select * from billing_event where event_id = $1', ['evt_forged'])).toHaveLength(0);
   });
 
   it('acknowledges an event type it does not handle and ignores it', async () => {

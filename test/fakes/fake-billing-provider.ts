@@ -1,10 +1,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { BillingEvent, BillingProvider, CheckoutRequest } from '../../core/billing/billing-provider.port';
+import type {
+  BillingEvent,
+  BillingProvider,
+  CheckoutRequest,
+  CustomerRequest,
+  PortalRequest,
+} from '../../core/billing/billing-provider.port';
 import { DomainError } from '../../core/shared/domain-error';
 
 const SECRET = 'fake-webhook-secret';
 /** Stripe's default: a signature older than five minutes is a replay. */
 const TOLERANCE_SECONDS = 300;
+const DATE_FIELDS = new Set(['occurredAt', 'currentPeriodStart', 'currentPeriodEnd']);
 
 const hmac = (secret: string, timestamp: number, body: string) => createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 
@@ -14,32 +21,58 @@ const badSignature = () => new DomainError('INVALID_WEBHOOK_SIGNATURE', 'The sig
  * A BillingProvider for core unit tests, held to the same contract as the Stripe adapter
  * (test/contracts/billing-provider.contract.ts). Webhook bodies are BillingEvents as JSON, signed
  * as Stripe signs: `t=<unix seconds>,v1=<HMAC-SHA256 of "t.body">` (`FakeBillingProvider.signed`
- * makes one). Checkouts know a price list, answer a replayed idempotency key with the first
- * session, are recorded, and fail with the error queued by `failNextCheckout`.
+ * makes one). Checkouts know a price list and answer a replayed idempotency key with the first
+ * session; a customer request with an idempotency key seen before returns the first customer, as
+ * Stripe does. Customer, checkout and portal requests are recorded; `failNext` queues an error
+ * for the next call of any kind.
  */
 export class FakeBillingProvider implements BillingProvider {
   static readonly PRICES: readonly string[] = ['price_basic', 'price_pro'];
+  readonly customers: CustomerRequest[] = [];
   readonly checkouts: CheckoutRequest[] = [];
+  readonly portals: PortalRequest[] = [];
   private readonly sessions = new Map<string, { url: string }>();
+  private readonly customersByKey = new Map<string, string>();
   private nextFailure: Error | undefined;
 
   constructor(private readonly prices: readonly string[] = FakeBillingProvider.PRICES) {}
 
-  failNextCheckout(error: Error): void {
+  failNext(error: Error): void {
     this.nextFailure = error;
+  }
+
+  failNextCheckout(error: Error): void {
+    this.failNext(error);
+  }
+
+  /** Distinct customers created so far. */
+  get customerCount(): number {
+    return new Set(this.customersByKey.values()).size;
+  }
+
+  async createCustomer(request: CustomerRequest): Promise<{ customerId: string }> {
+    this.customers.push(request);
+    this.throwQueuedFailure();
+    const customerId = this.customersByKey.get(request.idempotencyKey) ?? `cus_fake_${this.customersByKey.size + 1}`;
+    this.customersByKey.set(request.idempotencyKey, customerId);
+    return { customerId };
   }
 
   async createCheckoutSession(request: CheckoutRequest): Promise<{ url: string }> {
     this.checkouts.push(request);
-    const failure = this.nextFailure;
-    this.nextFailure = undefined;
-    if (failure) throw failure;
+    this.throwQueuedFailure();
     if (!this.prices.includes(request.priceId)) {
       throw new DomainError('VALIDATION_ERROR', 'The request is invalid', { priceId: 'The payment provider does not know this price' });
     }
     const session = this.sessions.get(request.idempotencyKey) ?? { url: `https://pay.example.test/${request.organizationId}/${request.idempotencyKey}` };
     this.sessions.set(request.idempotencyKey, session);
     return { ...session };
+  }
+
+  async createPortalSession(request: PortalRequest): Promise<{ url: string }> {
+    this.portals.push(request);
+    this.throwQueuedFailure();
+    return { url: `https://portal.example.test/${request.customerId}` };
   }
 
   parseWebhook(rawBody: string, signatureHeader: string): BillingEvent {
@@ -50,9 +83,7 @@ export class FakeBillingProvider implements BillingProvider {
     const expected = Buffer.from(hmac(SECRET, timestamp, rawBody), 'hex');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw badSignature();
     if (Math.abs(Date.now() / 1000 - timestamp) > TOLERANCE_SECONDS) throw badSignature();
-    return JSON.parse(rawBody, (key, value: unknown) =>
-      (key === 'occurredAt' || key === 'currentPeriodEnd') && typeof value === 'string' ? new Date(value) : value,
-    ) as BillingEvent;
+    return JSON.parse(rawBody, (key, value: unknown) => (DATE_FIELDS.has(key) && typeof value === 'string' ? new Date(value) : value)) as BillingEvent;
   }
 
   /** A webhook body for `event` and its signature header, signed at `at` (default now) with `secret` (default the fake's). */
@@ -60,5 +91,11 @@ export class FakeBillingProvider implements BillingProvider {
     const rawBody = JSON.stringify(event);
     const timestamp = Math.floor((options.at?.getTime() ?? Date.now()) / 1000);
     return { rawBody, signature: `t=${timestamp},v1=${hmac(options.secret ?? SECRET, timestamp, rawBody)}` };
+  }
+
+  private throwQueuedFailure(): void {
+    const failure = this.nextFailure;
+    this.nextFailure = undefined;
+    if (failure) throw failure;
   }
 }

@@ -5,9 +5,11 @@ import { InvitationSchema } from './organizations.entities';
 import { IdentityLinkSchema, IdpLoginFlowSchema } from './identity.entities';
 import { BillingEventSchema, SubscriptionSchema } from './billing.entities';
 import { MfaChallengeSchema, MfaRecoveryCodeSchema, UserTotpSchema } from './mfa.entities';
+import { PlanSchema } from './plan.entity';
+import { NoteSchema } from './note.entity';
 
 /**
  * The schema's source of truth. Migrations in ../migrations are generated from these
  * definitions and checked in; an integration test fails when the two drift apart.
  */
-export const entities = [OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema, SubscriptionSchema, BillingEventSchema, UserTotpSchema, MfaRecoveryCodeSchema, MfaChallengeSchema];
+export const entities = [OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema, SubscriptionSchema, BillingEventSchema, UserTotpSchema, MfaRecoveryCodeSchema, MfaChallengeSchema, PlanSchema, NoteSchema];

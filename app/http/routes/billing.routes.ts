@@ -1,11 +1,13 @@
 import { serviceUnavailable } from '../../../core/shared/domain-error';
 import type { HandleBillingWebhook } from '../../../core/billing/handle-billing-webhook.use-case';
+import type { OpenBillingPortal } from '../../../core/billing/open-billing-portal.use-case';
 import type { StartCheckout } from '../../../core/billing/start-checkout.use-case';
 import { defineRoute, type AnyRoute } from '../route';
-import { CheckoutResponse, CreateCheckoutRequest, WebhookReceivedResponse } from '../schemas/billing.schemas';
+import { CheckoutResponse, CreateCheckoutRequest, PortalResponse, WebhookReceivedResponse } from '../schemas/billing.schemas';
 
 export interface BillingUseCases {
   startCheckout: StartCheckout;
+  openPortal: OpenBillingPortal;
   handleWebhook: HandleBillingWebhook;
 }
 
@@ -38,6 +40,17 @@ export function billingRoutes(useCases: BillingUseCases | undefined): AnyRoute[]
         status: 200,
         body: await configured().startCheckout.execute(caller, { priceId: body.price_id }),
       }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/subscription/portal',
+      tag: TAG,
+      operationId: 'createPortalSession',
+      summary: "Open the Stripe billing portal for the caller's organization, returning to APP_BASE_WEB_URL/billing",
+      access: 'org_admin',
+      responses: { 200: { description: 'Where to send the user to manage billing', schema: PortalResponse } },
+      errors: ['SERVICE_UNAVAILABLE'],
+      handler: async ({ caller }) => ({ status: 200, body: await configured().openPortal.execute(caller) }),
     }),
     defineRoute({
       method: 'post',

@@ -14,4 +14,6 @@ export const CreateCheckoutRequest = v.object({
 
 export const CheckoutResponse = v.object({ url: v.pipe(v.string(), v.description('The hosted checkout page to redirect the user to')) });
 
+export const PortalResponse = v.object({ url: v.pipe(v.string(), v.description('The hosted billing portal page to redirect the user to')) });
+
 export const WebhookReceivedResponse = v.object({ received: v.literal(true) });

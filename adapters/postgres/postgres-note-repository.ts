@@ -1,0 +1,115 @@
+import type { Note } from '../../core/notes/note';
+import type { NewNote, NoteListOptions, NoteOwner, NotePatch, NoteRepository } from '../../core/notes/note-repository.port';
+import type { Database } from './database';
+
+interface NoteRow {
+  id: number;
+  organization_id: number;
+  user_id: number;
+  title: string;
+  content: string;
+  created_at: string | Date;
+  updated_at: string | Date;
+}
+
+const COLUMNS = ['id', 'organization_id', 'user_id', 'title', 'content', 'created_at', 'updated_at'];
+
+const LIST_FIRST = `select ${COLUMNS.join(', ')} from note where organization_id = $1 and user_id = $2
+  order by created_at desc, id desc limit $3`;
+const LIST_AFTER = `select ${COLUMNS.join(', ')} from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4)
+  order by created_at desc, id desc limit $5`;
+const COUNT = 'select count(*)::int as count from note where organization_id = $1';
+// The check and the insert in one statement (the function is in the plans migration).
+const CREATE_WITHIN_LIMIT = `select ${COLUMNS.join(', ')} from note_create_within_limit($1, $2, $3, $4, $5, $6)`;
+
+const toNote = (row: NoteRow): Note => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  userId: row.user_id,
+  title: row.title,
+  content: row.content,
+  createdAt: new Date(row.created_at),
+  updatedAt: new Date(row.updated_at),
+});
+
+/**
+ * Kysely over `note`. Every statement but the organization's count is filtered by organization
+ * and user, so a guessed id of someone else's note matches nothing. Runs inside the caller's
+ * UnitOfWork when there is one (the quota's transaction, for creates).
+ */
+export class PostgresNoteRepository implements NoteRepository {
+  constructor(private readonly database: Database) {}
+
+  async create(owner: NoteOwner, note: NewNote): Promise<Note> {
+    const row = (await this.database.db
+      .insertInto('note')
+      .values({
+        organization_id: owner.organizationId,
+        user_id: owner.userId,
+        title: note.title,
+        content: note.content,
+        created_at: note.createdAt,
+        updated_at: note.createdAt,
+      })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow()) as NoteRow;
+    return toNote(row);
+  }
+
+  async createWithinLimit(owner: NoteOwner, note: NewNote, limit: number): Promise<Note | null> {
+    const [row] = await this.database.select<NoteRow>(CREATE_WITHIN_LIMIT, [owner.organizationId, owner.userId, note.title, note.content, note.createdAt, limit]);
+    return row ? toNote(row) : null;
+  }
+
+  async list(owner: NoteOwner, options: NoteListOptions = {}): Promise<Note[]> {
+    // Row comparison on (created_at, id) walks the (organization_id, user_id, created_at desc,
+    // id desc) index without a sort. `limit null` is no limit.
+    const { organizationId, userId } = owner;
+    const rows = options.after
+      ? await this.database.select<NoteRow>(LIST_AFTER, [organizationId, userId, options.after.createdAt, options.after.id, options.limit ?? null])
+      : await this.database.select<NoteRow>(LIST_FIRST, [organizationId, userId, options.limit ?? null]);
+    return rows.map(toNote);
+  }
+
+  async findById(owner: NoteOwner, id: number): Promise<Note | null> {
+    const row = (await this.database.db
+      .selectFrom('note')
+      .select(COLUMNS)
+      .where('organization_id', '=', owner.organizationId)
+      .where('user_id', '=', owner.userId)
+      .where('id', '=', id)
+      .executeTakeFirst()) as NoteRow | undefined;
+    return row ? toNote(row) : null;
+  }
+
+  async update(owner: NoteOwner, id: number, patch: NotePatch): Promise<Note | null> {
+    const changes: Partial<NoteRow> = { updated_at: patch.updatedAt };
+    if (patch.title !== undefined) changes.title = patch.title;
+    if (patch.content !== undefined) changes.content = patch.content;
+    const row = (await this.database.db
+      .updateTable('note')
+      .set(changes)
+      .where('organization_id', '=', owner.organizationId)
+      .where('user_id', '=', owner.userId)
+      .where('id', '=', id)
+      .returning(COLUMNS)
+      .executeTakeFirst()) as NoteRow | undefined;
+    return row ? toNote(row) : null;
+  }
+
+  async delete(owner: NoteOwner, id: number): Promise<boolean> {
+    const result = await this.database.db
+      .deleteFrom('note')
+      .where('organization_id', '=', owner.organizationId)
+      .where('user_id', '=', owner.userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  async countByOrganization(organizationId: number): Promise<number> {
+    // An index-only count on the list index's leading column: fixed SQL, it runs on every create.
+    const [row] = await this.database.select<{ count: number }>(COUNT, [organizationId]);
+    return row!.count;
+  }
+}

@@ -1,0 +1,18 @@
+/** A paid one-time checkout, as the payment provider reported it. */
+export interface CreditPackPayment {
+  organizationId: number;
+  /** Unique per purchase: fulfilling the same session twice must credit once. */
+  checkoutSessionId: string;
+  /** The pack bought, from the checkout's metadata; null when the session carried none. */
+  packId: string | null;
+  paidAt: Date;
+}
+
+/**
+ * Credits a paid credit pack to its organization. Called inside the webhook's transaction, so it
+ * must use the same store; idempotent by `checkoutSessionId` (the verify route and the webhook
+ * may both fulfil one session, at the same time).
+ */
+export interface CreditPackFulfilment {
+  fulfil(payment: CreditPackPayment): Promise<void>;
+}

@@ -1,0 +1,15 @@
+import type { Caller } from '../accounts/caller';
+import { readPage, type Page, type PageRequest } from '../shared/list-page';
+import type { Note } from './note';
+import { noteOwner } from './note-access';
+import type { NotesDeps } from './notes-deps';
+
+/** The caller's own notes, newest first, paged exactly as projects are. */
+export class ListNotes {
+  constructor(private readonly deps: Pick<NotesDeps, 'notes'>) {}
+
+  async execute(caller: Caller, input: PageRequest): Promise<Page<Note>> {
+    const owner = noteOwner(caller);
+    return readPage(input, (window) => this.deps.notes.list(owner, window));
+  }
+}
