@@ -19,6 +19,14 @@ describe('locateInputFields', () => {
     });
   });
 
+  it('locates a nested field by its first segment and keeps the rest as sent', () => {
+    const withFeatures = { body: v.object({ features: v.record(v.string(), v.unknown()) }) };
+    const error = new DomainError('VALIDATION_ERROR', 'The request is invalid', { 'features.max_notes': 'Must be an integer', 'features.maxWidgets': 'Unknown' });
+    expect(locateInputFields(error, withFeatures)).toMatchObject({
+      details: { 'body.features.max_notes': 'Must be an integer', 'body.features.maxWidgets': 'Unknown' },
+    });
+  });
+
   it('keeps a field the request does not carry under its own name', () => {
     const error = new DomainError('VALIDATION_ERROR', 'The request is invalid', { password: 'too short' });
     expect(locateInputFields(error, {})).toMatchObject({ details: { password: 'too short' } });

@@ -29,10 +29,12 @@ function fieldNames(schema: v.GenericSchema | undefined): readonly string[] {
 }
 
 /**
- * A use case names the fields of its own input (`newPassword`, `cursor`); the client needs to
- * know where it sent them (`body.new_password`, `query.cursor`). Each field is looked up, in its
- * snake_case API spelling, among the route's path, query and body fields; a field the request
- * does not carry keeps its name. Anything other than a VALIDATION_ERROR passes through.
+ * A use case names the fields of its own input (`newPassword`, `cursor`, `features.max_notes`);
+ * the client needs to know where it sent them (`body.new_password`, `query.cursor`,
+ * `body.features.max_notes`). Each field's first segment is looked up, in its snake_case API
+ * spelling, among the route's path, query and body fields; nested segments are kept as they are
+ * (they are keys of the value the client sent). A field the request does not carry keeps its
+ * name. Anything other than a VALIDATION_ERROR passes through.
  */
 export function locateInputFields(error: unknown, route: { params?: v.GenericSchema; query?: v.GenericSchema; body?: v.GenericSchema }): unknown {
   if (!(error instanceof DomainError) || error.code !== 'VALIDATION_ERROR') return error;
@@ -43,8 +45,9 @@ export function locateInputFields(error: unknown, route: { params?: v.GenericSch
   ];
   const details: Record<string, unknown> = {};
   for (const [field, message] of Object.entries(error.details)) {
-    const name = snakeCase(field);
-    const where = locations.find(([, names]) => names.includes(name))?.[0];
+    const [head = field, ...rest] = field.split('.');
+    const name = [snakeCase(head), ...rest].join('.');
+    const where = locations.find(([, names]) => names.includes(snakeCase(head)))?.[0];
     details[where ? `${where}.${name}` : field] = message;
   }
   return new DomainError('VALIDATION_ERROR', error.message, details);
