@@ -1,25 +1,14 @@
-import { EntitySchema } from '@mikro-orm/core';
-
-export interface PlanEntity {
-  id: number;
-  name: string;
-  description?: string;
-  features: Record<string, unknown>;
-  stripeProductId?: string;
-  isDefault: boolean;
-  isActive: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+import { defineEntity, p } from '@mikro-orm/core';
+import type { FeatureMap } from '../../../core/plans/feature-catalogue';
 
 /**
  * The plans. `features` holds only the features a plan sets (jsonb); the catalogue default
  * applies to the rest when read. The indexes and the check keep the invariants every adapter
  * promises: names unique case-insensitively, a product sold as one plan, at most one default,
- * and the default active (exactly one default: the first migration seeds it, and the only way
- * to move it, set-default, is one statement).
+ * and the default active (exactly one default: the plans migration seeds it, and the only way
+ * to move it, set-default, clears the old one before setting the new one).
  */
-export const PlanSchema = new EntitySchema<PlanEntity>({
+export const PlanSchema = defineEntity({
   name: 'Plan',
   tableName: 'plan',
   indexes: [
@@ -28,14 +17,14 @@ export const PlanSchema = new EntitySchema<PlanEntity>({
   ],
   checks: [{ name: 'plan_default_is_active', expression: '"is_active" or not "is_default"' }],
   properties: {
-    id: { type: 'integer', primary: true, autoincrement: true },
-    name: { type: 'string', length: 100 },
-    description: { type: 'text', nullable: true },
-    features: { type: 'json', columnType: 'jsonb' },
-    stripeProductId: { type: 'string', length: 255, nullable: true, unique: 'plan_stripe_product_id_unique' },
-    isDefault: { type: 'boolean' },
-    isActive: { type: 'boolean' },
-    createdAt: { type: 'Date', columnType: 'timestamptz(3)' },
-    updatedAt: { type: 'Date', columnType: 'timestamptz(3)' },
+    id: p.integer().primary().autoincrement(),
+    name: p.string().length(100),
+    description: p.text().nullable(),
+    features: p.json<FeatureMap>().columnType('jsonb'),
+    stripeProductId: p.string().length(255).nullable().unique('plan_stripe_product_id_unique'),
+    isDefault: p.boolean(),
+    isActive: p.boolean(),
+    createdAt: p.datetime().columnType('timestamptz(3)'),
+    updatedAt: p.datetime().columnType('timestamptz(3)'),
   },
 });
