@@ -1,26 +1,18 @@
 import type { Note } from '../../core/notes/note';
 import type { NewNote, NoteListOptions, NoteOwner, NotePatch, NoteRepository } from '../../core/notes/note-repository.port';
+import type { Selectable, Updateable } from 'kysely';
 import type { Database } from './database';
+import type { Tables } from './schema/tables';
 
-interface NoteRow {
-  id: number;
-  organization_id: number;
-  user_id: number;
-  title: string;
-  content: string;
-  created_at: string | Date;
-  updated_at: string | Date;
-}
+type NoteRow = Selectable<Tables['note']>;
 
-const COLUMNS = ['id', 'organization_id', 'user_id', 'title', 'content', 'created_at', 'updated_at'];
-
-const LIST_FIRST = `select ${COLUMNS.join(', ')} from note where organization_id = $1 and user_id = $2
+const LIST_FIRST = `select * from note where organization_id = $1 and user_id = $2
   order by created_at desc, id desc limit $3`;
-const LIST_AFTER = `select ${COLUMNS.join(', ')} from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4)
+const LIST_AFTER = `select * from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4)
   order by created_at desc, id desc limit $5`;
 const COUNT = 'select count(*)::int as count from note where organization_id = $1';
-// The check and the insert in one statement (the function is in the plans migration).
-const CREATE_WITHIN_LIMIT = `select ${COLUMNS.join(', ')} from note_create_within_limit($1, $2, $3, $4, $5, $6)`;
+// The check and the insert in one statement (schema/quota.routines.ts).
+const CREATE_WITHIN_LIMIT = 'select * from note_create_within_limit($1, $2, $3, $4, $5, $6)';
 
 const toNote = (row: NoteRow): Note => ({
   id: row.id,
@@ -41,7 +33,7 @@ export class PostgresNoteRepository implements NoteRepository {
   constructor(private readonly database: Database) {}
 
   async create(owner: NoteOwner, note: NewNote): Promise<Note> {
-    const row = (await this.database.db
+    const row = await this.database.db
       .insertInto('note')
       .values({
         organization_id: owner.organizationId,
@@ -51,8 +43,8 @@ export class PostgresNoteRepository implements NoteRepository {
         created_at: note.createdAt,
         updated_at: note.createdAt,
       })
-      .returning(COLUMNS)
-      .executeTakeFirstOrThrow()) as NoteRow;
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return toNote(row);
   }
 
@@ -72,28 +64,28 @@ export class PostgresNoteRepository implements NoteRepository {
   }
 
   async findById(owner: NoteOwner, id: number): Promise<Note | null> {
-    const row = (await this.database.db
+    const row = await this.database.db
       .selectFrom('note')
-      .select(COLUMNS)
+      .selectAll()
       .where('organization_id', '=', owner.organizationId)
       .where('user_id', '=', owner.userId)
       .where('id', '=', id)
-      .executeTakeFirst()) as NoteRow | undefined;
+      .executeTakeFirst();
     return row ? toNote(row) : null;
   }
 
   async update(owner: NoteOwner, id: number, patch: NotePatch): Promise<Note | null> {
-    const changes: Partial<NoteRow> = { updated_at: patch.updatedAt };
+    const changes: Updateable<Tables['note']> = { updated_at: patch.updatedAt };
     if (patch.title !== undefined) changes.title = patch.title;
     if (patch.content !== undefined) changes.content = patch.content;
-    const row = (await this.database.db
+    const row = await this.database.db
       .updateTable('note')
       .set(changes)
       .where('organization_id', '=', owner.organizationId)
       .where('user_id', '=', owner.userId)
       .where('id', '=', id)
-      .returning(COLUMNS)
-      .executeTakeFirst()) as NoteRow | undefined;
+      .returningAll()
+      .executeTakeFirst();
     return row ? toNote(row) : null;
   }
 

@@ -1,29 +1,20 @@
 import { sql } from 'kysely';
+import type { FeatureMap } from '../../core/plans/feature-catalogue';
 import { resolveFeatures } from '../../core/plans/feature-map';
 import type { NewPlan, Plan, PlanPatch } from '../../core/plans/plan';
 import type { PlanConflict, PlanRepository, PlanWrite } from '../../core/plans/plan-repository.port';
+import type { Selectable, Updateable } from 'kysely';
 import type { Database } from './database';
+import type { Tables } from './schema/tables';
 
-interface PlanRow {
-  id: number;
-  name: string;
-  description: string | null;
-  features: Record<string, unknown> | string;
-  stripe_product_id: string | null;
-  is_default: boolean;
-  is_active: boolean;
-  created_at: string | Date;
-  updated_at: string | Date;
-}
-
-const COLUMNS = ['id', 'name', 'description', 'features', 'stripe_product_id', 'is_default', 'is_active', 'created_at', 'updated_at'];
+type PlanRow = Selectable<Tables['plan']>;
 
 const toPlan = (row: PlanRow): Plan => ({
   id: row.id,
   name: row.name,
   description: row.description,
   // Only the features the plan sets are stored; the catalogue fills the rest.
-  features: resolveFeatures(typeof row.features === 'string' ? (JSON.parse(row.features) as Record<string, unknown>) : row.features),
+  features: resolveFeatures(row.features),
   stripeProductId: row.stripe_product_id,
   isDefault: row.is_default,
   isActive: row.is_active,
@@ -70,63 +61,58 @@ export class PostgresPlanRepository implements PlanRepository {
   constructor(private readonly database: Database) {}
 
   async list(options: { includeInactive: boolean }): Promise<Plan[]> {
-    let query = this.database.db.selectFrom('plan').select(COLUMNS).orderBy('id');
+    let query = this.database.db.selectFrom('plan').selectAll().orderBy('id');
     if (!options.includeInactive) query = query.where('is_active', '=', true);
-    return ((await query.execute()) as PlanRow[]).map(toPlan);
+    return (await query.execute()).map(toPlan);
   }
 
   async findById(id: number): Promise<Plan | null> {
-    const row = (await this.database.db.selectFrom('plan').select(COLUMNS).where('id', '=', id).executeTakeFirst()) as PlanRow | undefined;
+    const row = await this.database.db.selectFrom('plan').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toPlan(row) : null;
   }
 
   async findDefault(): Promise<Plan> {
-    const row = (await this.database.db.selectFrom('plan').select(COLUMNS).where('is_default', '=', true).executeTakeFirst()) as PlanRow | undefined;
+    const row = await this.database.db.selectFrom('plan').selectAll().where('is_default', '=', true).executeTakeFirst();
     if (!row) throw new Error('No default plan: the plan table lost its invariant');
     return toPlan(row);
   }
 
   async findByStripeProduct(productId: string): Promise<Plan | null> {
-    const row = (await this.database.db.selectFrom('plan').select(COLUMNS).where('stripe_product_id', '=', productId).executeTakeFirst()) as
-      | PlanRow
-      | undefined;
+    const row = await this.database.db.selectFrom('plan').selectAll().where('stripe_product_id', '=', productId).executeTakeFirst();
     return row ? toPlan(row) : null;
   }
 
   async create(plan: NewPlan): Promise<PlanWrite> {
-    const result = await written(
-      async () =>
-        (await this.database.db
-          .insertInto('plan')
-          .values({
-            name: plan.name,
-            description: plan.description,
-            features: JSON.stringify(plan.features),
-            stripe_product_id: plan.stripeProductId,
-            is_default: false,
-            is_active: true,
-            created_at: plan.createdAt,
-            updated_at: plan.createdAt,
-          })
-          .returning(COLUMNS)
-          .executeTakeFirstOrThrow()) as PlanRow,
+    const result = await written(() =>
+      this.database.db
+        .insertInto('plan')
+        .values({
+          name: plan.name,
+          description: plan.description,
+          features: plan.features,
+          stripe_product_id: plan.stripeProductId,
+          is_default: false,
+          is_active: true,
+          created_at: plan.createdAt,
+          updated_at: plan.createdAt,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
     );
     return result!;
   }
 
   async update(id: number, patch: PlanPatch): Promise<PlanWrite | null> {
     return written(async () => {
-      const changes: Record<string, unknown> = { updated_at: patch.updatedAt };
+      const changes: Updateable<Tables['plan']> = { updated_at: patch.updatedAt };
       if (patch.name !== undefined) changes.name = patch.name;
       if (patch.description !== undefined) changes.description = patch.description;
       if (patch.stripeProductId !== undefined) changes.stripe_product_id = patch.stripeProductId;
       if (patch.isActive !== undefined) changes.is_active = patch.isActive;
       // Merged in the statement (jsonb `||`: the patch's keys win), so concurrent patches of
       // different features both land.
-      if (patch.features !== undefined) changes.features = sql`features || ${JSON.stringify(patch.features)}::jsonb`;
-      return (await this.database.db.updateTable('plan').set(changes).where('id', '=', id).returning(COLUMNS).executeTakeFirst()) as
-        | PlanRow
-        | undefined;
+      const merged = patch.features === undefined ? {} : { features: sql<FeatureMap>`features || ${JSON.stringify(patch.features)}::jsonb` };
+      return this.database.db.updateTable('plan').set({ ...changes, ...merged }).where('id', '=', id).returningAll().executeTakeFirst();
     });
   }
 
@@ -140,7 +126,7 @@ export class PostgresPlanRepository implements PlanRepository {
       if (!target.isActive) return { conflict: 'default-inactive' as const };
       // Two statements: the one-default index is checked row by row, so the old default goes first.
       await this.database.run('update plan set is_default = false, updated_at = $1 where is_default and id <> $2', [updatedAt, id]);
-      const rows = await this.database.select<PlanRow>(`update plan set is_default = true, updated_at = $1 where id = $2 returning ${COLUMNS.join(', ')}`, [
+      const rows = await this.database.select<PlanRow>('update plan set is_default = true, updated_at = $1 where id = $2 returning *', [
         updatedAt,
         id,
       ]);

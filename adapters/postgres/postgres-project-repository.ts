@@ -17,8 +17,8 @@ const LIST_AFTER = `select * from project where organization_id = $1 and (create
   order by created_at desc, id desc limit $4`;
 
 const COUNT = 'select count(*)::int as count from project where organization_id = $1';
-// The check and the insert in one statement (the function is in the plans migration).
-const CREATE_WITHIN_LIMIT = `select ${COLUMNS.join(', ')} from project_create_within_limit($1, $2, $3, $4, $5, $6)`;
+// The check and the insert in one statement (schema/quota.routines.ts).
+const CREATE_WITHIN_LIMIT = `select * from project_create_within_limit($1, $2, $3, $4, $5, $6)`;
 
 const toProject = (row: ProjectRow): Project => ({
   id: row.id,

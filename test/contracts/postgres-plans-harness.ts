@@ -16,7 +16,7 @@ export async function reseedPlans(database: Database): Promise<void> {
       .values({
         name: seed.name,
         description: seed.description,
-        features: JSON.stringify(seed.features),
+        features: seed.features,
         stripe_product_id: null,
         is_default: seed.isDefault,
         is_active: true,

@@ -8,8 +8,7 @@ import { Migration20261121000500Identity } from './Migration20261121000500Identi
 import { Migration20261121000600Billing } from './Migration20261121000600Billing';
 import { Migration20261124070047_DropSqlClockDefaults } from './Migration20261124070047_DropSqlClockDefaults';
 import { Migration20261124071111_AccountSecurity } from './Migration20261124071111_AccountSecurity';
-import { Migration20261124071205_PlansNotesAndSubscriptionState } from './Migration20261124071205_PlansNotesAndSubscriptionState';
-import { Migration20261124073727_QuotaRoutines } from './Migration20261124073727_QuotaRoutines';
+import { Migration20261124081339_PlansNotesQuotas } from './Migration20261124081339_PlansNotesQuotas';
 
 /** Every migration, in order. Written by `npm run migration:create`; listed so bundlers and tsx never depend on a glob. */
 export const migrations: MigrationObject[] = [
@@ -22,6 +21,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261121000600Billing', class: Migration20261121000600Billing },
   { name: 'Migration20261124070047_DropSqlClockDefaults', class: Migration20261124070047_DropSqlClockDefaults },
   { name: 'Migration20261124071111_AccountSecurity', class: Migration20261124071111_AccountSecurity },
-  { name: 'Migration20261124071205_PlansNotesAndSubscriptionState', class: Migration20261124071205_PlansNotesAndSubscriptionState },
-  { name: 'Migration20261124073727_QuotaRoutines', class: Migration20261124073727_QuotaRoutines },
+  { name: 'Migration20261124081339_PlansNotesQuotas', class: Migration20261124081339_PlansNotesQuotas },
 ];

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261124071205_PlansNotesAndSubscriptionState extends Migration {
+export class Migration20261124081339_PlansNotesQuotas extends Migration {
 
-  override name = 'Migration20261124071205_PlansNotesAndSubscriptionState';
+  override name = 'Migration20261124081339_PlansNotesQuotas';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "plan" ("id" serial primary key, "name" varchar(100) not null, "description" text null, "features" jsonb not null, "stripe_product_id" varchar(255) null, "is_default" boolean not null, "is_active" boolean not null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null);`);
@@ -29,6 +29,17 @@ export class Migration20261124071205_PlansNotesAndSubscriptionState extends Migr
     this.addSql(`alter table "note" add constraint "note_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade;`);
     this.addSql(`alter table "note" add constraint "note_user_id_foreign" foreign key ("user_id") references "app_user" ("id") on update cascade on delete cascade;`);
 
+    this.addSql(`create or replace function "note_create_within_limit"("p_organization_id" integer, "p_user_id" integer, "p_title" varchar, "p_content" text, "p_created_at" timestamptz, "p_limit" integer) returns setof note volatile language plpgsql as \$\$ begin
+      if p_limit <> -1 then
+        perform 1 from organization where id = p_organization_id for no key update;         if (select count(*) from note where organization_id = p_organization_id) >= p_limit then
+          return;         end if;       end if;       return query insert into note (organization_id, user_id, title, content, created_at, updated_at)
+        values (p_organization_id, p_user_id, p_title, p_content, p_created_at, p_created_at) returning *;     end \$\$;`);
+
+    this.addSql(`create or replace function "project_create_within_limit"("p_organization_id" integer, "p_user_id" integer, "p_name" varchar, "p_description" text, "p_created_at" timestamptz, "p_limit" integer) returns setof project volatile language plpgsql as \$\$ begin
+      if p_limit <> -1 then
+        perform 1 from organization where id = p_organization_id for no key update;         if (select count(*) from project where organization_id = p_organization_id) >= p_limit then
+          return;         end if;       end if;       return query insert into project (organization_id, user_id, name, description, created_at, updated_at)
+        values (p_organization_id, p_user_id, p_name, p_description, p_created_at, p_created_at) returning *;     end \$\$;`);
   }
 
   override down(): void | Promise<void> {
@@ -40,6 +51,10 @@ export class Migration20261124071205_PlansNotesAndSubscriptionState extends Migr
     this.addSql(`alter table "subscription" drop column "product_id", drop column "current_period_start", drop column "cancel_at_period_end";`);
     this.addSql(`alter table "subscription" alter column "status" set not null;`);
     this.addSql(`alter table "subscription" alter column "event_at" set not null;`);
+
+    this.addSql(`drop function if exists "note_create_within_limit"(integer, integer, varchar, text, timestamptz, integer);`);
+
+    this.addSql(`drop function if exists "project_create_within_limit"(integer, integer, varchar, text, timestamptz, integer);`);
   }
 
 }
