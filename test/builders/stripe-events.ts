@@ -118,9 +118,26 @@ export function stripeEventFor(event: BillingEvent) {
           client_reference_id: event.organizationId === null ? null : String(event.organizationId),
           customer: event.customerId,
           subscription: event.subscriptionId,
+          metadata: event.organizationId === null ? {} : { organization_id: String(event.organizationId) },
+        },
+        unixSeconds(event.occurredAt),
+      );
+    case 'payment-completed':
+      return envelope(
+        event.id,
+        'checkout.session.completed',
+        {
+          id: event.checkoutSessionId,
+          object: 'checkout.session',
+          mode: 'payment',
+          status: 'complete',
+          payment_status: event.paid ? 'paid' : 'unpaid',
+          client_reference_id: event.organizationId === null ? null : String(event.organizationId),
+          customer: event.customerId,
+          subscription: null,
           metadata: {
             ...(event.organizationId === null ? {} : { organization_id: String(event.organizationId) }),
-            ...(event.priceId === null ? {} : { price_id: event.priceId }),
+            ...(event.packId === null ? {} : { pack_id: event.packId }),
           },
         },
         unixSeconds(event.occurredAt),
@@ -134,6 +151,7 @@ export function stripeEventFor(event: BillingEvent) {
           object: 'subscription',
           customer: event.customerId,
           status: event.status,
+          cancel_at_period_end: event.cancelAtPeriodEnd,
           metadata: event.organizationId === null ? {} : { organization_id: String(event.organizationId) },
           items: {
             object: 'list',
@@ -144,7 +162,8 @@ export function stripeEventFor(event: BillingEvent) {
                     {
                       id: 'si_contract',
                       object: 'subscription_item',
-                      price: event.priceId === null ? null : { id: event.priceId, object: 'price' },
+                      price: event.priceId === null ? null : { id: event.priceId, object: 'price', product: event.productId },
+                      current_period_start: event.currentPeriodStart === null ? null : unixSeconds(event.currentPeriodStart),
                       current_period_end: event.currentPeriodEnd === null ? null : unixSeconds(event.currentPeriodEnd),
                     },
                   ],

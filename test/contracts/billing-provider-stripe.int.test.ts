@@ -17,7 +17,7 @@ describe('StripeBillingProvider against the Stripe fake', () => {
   afterAll(() => fake?.close());
 
   describeBillingProviderContract('Stripe', async () => ({
-    provider: new StripeBillingProvider({ apiKey: API_KEY, webhookSecret: SECRET, host: '127.0.0.1', port: fake.port, protocol: 'http', timeoutMs: 5_000 }),
+    provider: new StripeBillingProvider({ apiKey: API_KEY, webhookSecret: SECRET, apiBaseUrl: fake.url, timeoutMs: 5_000 }),
     knownPrices: PRICES,
     webhook: (event, options = {}) => signed(stripeEventFor(event), options.secret ?? SECRET, options.at),
     failNextCheckoutWithOutage: () => fake.failNext('server-error'),

@@ -4,6 +4,7 @@ import type {
   BillingProvider,
   CheckoutCompletedEvent,
   CheckoutRequest,
+  PaymentCompletedEvent,
   SubscriptionChangedEvent,
 } from '../../core/billing/billing-provider.port';
 
@@ -33,7 +34,17 @@ const checkoutCompleted: CheckoutCompletedEvent = {
   organizationId: 42,
   customerId: 'cus_contract',
   subscriptionId: 'sub_contract',
-  priceId: 'price_basic',
+  paid: true,
+};
+
+const paymentCompleted: PaymentCompletedEvent = {
+  id: 'evt_contract_payment',
+  kind: 'payment-completed',
+  occurredAt: T0,
+  organizationId: 42,
+  customerId: 'cus_contract',
+  checkoutSessionId: 'cs_contract_pack',
+  packId: 'pack_5m',
   paid: true,
 };
 
@@ -46,7 +57,10 @@ const subscriptionChanged: SubscriptionChangedEvent = {
   subscriptionId: 'sub_contract',
   status: 'past_due',
   priceId: 'price_pro',
+  productId: 'prod_pro',
+  currentPeriodStart: T0,
   currentPeriodEnd: new Date(T0.getTime() + 30 * 86_400_000),
+  cancelAtPeriodEnd: true,
 };
 
 let sequence = 0;
@@ -54,9 +68,12 @@ let sequence = 0;
 export function describeBillingProviderContract(name: string, setup: () => Promise<BillingProviderHarness>): void {
   describe(`BillingProvider contract: ${name}`, () => {
     let h: BillingProviderHarness;
+    let customerId: string;
 
     beforeEach(async () => {
       h = await setup();
+      sequence += 1;
+      customerId = (await h.provider.createCustomer({ organizationId: 42, name: 'Acme', idempotencyKey: `customer-contract-${process.pid}-${sequence}` })).customerId;
     });
 
     afterEach(async () => {
@@ -67,8 +84,8 @@ export function describeBillingProviderContract(name: string, setup: () => Promi
       sequence += 1;
       return {
         organizationId: 42,
+        customerId,
         priceId: h.knownPrices[0]!,
-        customerEmail: 'owner@example.test',
         successUrl: 'https://app.example.test/billing?checkout=success',
         cancelUrl: 'https://app.example.test/billing?checkout=cancelled',
         idempotencyKey: `checkout-contract-${process.pid}-${sequence}`,
@@ -83,6 +100,19 @@ export function describeBillingProviderContract(name: string, setup: () => Promi
 
     it('opens a checkout and hands back the https URL to send the customer to', async () => {
       const { url } = await h.provider.createCheckoutSession(aCheckout());
+      expect(new URL(url).protocol).toBe('https:');
+    });
+
+    it('creates one customer per idempotency key: a replay answers the first customer', async () => {
+      const request = { organizationId: 7, name: 'Seven Ltd', idempotencyKey: `customer-contract-replay-${process.pid}-${sequence}` };
+      const first = await h.provider.createCustomer(request);
+      expect(first.customerId).toMatch(/^cus_/);
+      await expect(h.provider.createCustomer(request)).resolves.toEqual(first);
+      await expect(h.provider.createCustomer({ ...request, idempotencyKey: `${request.idempotencyKey}-other` })).resolves.not.toEqual(first);
+    });
+
+    it("opens the customer's billing portal and hands back its https URL", async () => {
+      const { url } = await h.provider.createPortalSession({ customerId, returnUrl: 'https://app.example.test/billing' });
       expect(new URL(url).protocol).toBe('https:');
     });
 
@@ -108,13 +138,29 @@ export function describeBillingProviderContract(name: string, setup: () => Promi
       expect(parse(checkoutCompleted)).toEqual(checkoutCompleted);
       const unpaid: CheckoutCompletedEvent = { ...checkoutCompleted, id: 'evt_contract_unpaid', paid: false };
       expect(parse(unpaid)).toEqual(unpaid);
-      const foreign: CheckoutCompletedEvent = { ...checkoutCompleted, id: 'evt_contract_foreign', organizationId: null, customerId: null, subscriptionId: null, priceId: null };
+      const foreign: CheckoutCompletedEvent = { ...checkoutCompleted, id: 'evt_contract_foreign', organizationId: null, customerId: null, subscriptionId: null };
       expect(parse(foreign)).toEqual(foreign);
+    });
+
+    it('reads a completed one-time payment (a credit pack), paid or pending', () => {
+      expect(parse(paymentCompleted)).toEqual(paymentCompleted);
+      const pending: PaymentCompletedEvent = { ...paymentCompleted, id: 'evt_contract_pending', paid: false, packId: null };
+      expect(parse(pending)).toEqual(pending);
     });
 
     it('reads a subscription change, with or without a price and a period end', () => {
       expect(parse(subscriptionChanged)).toEqual(subscriptionChanged);
-      const ended: SubscriptionChangedEvent = { ...subscriptionChanged, id: 'evt_contract_ended', status: 'canceled', organizationId: null, priceId: null, currentPeriodEnd: null };
+      const ended: SubscriptionChangedEvent = {
+        ...subscriptionChanged,
+        id: 'evt_contract_ended',
+        status: 'canceled',
+        organizationId: null,
+        priceId: null,
+        productId: null,
+        currentPeriodStart: null,
+        currentPeriodEnd: null,
+        cancelAtPeriodEnd: false,
+      };
       expect(parse(ended)).toEqual(ended);
     });
 
