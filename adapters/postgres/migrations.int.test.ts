@@ -76,7 +76,8 @@ describe.each(backends)('migrations on %s', (_name, enabled, open) => {
 
   test.skipIf(!enabled)('a database holding rows at the previous release upgrades, keeping them', async () => {
     const migrator = backend.orm.migrator;
-    const previous = migrations.at(-2)!.name;
+    // The release before account security and plans, both added since: what a deployed database holds.
+    const previous = 'Migration20261124070047_DropSqlClockDefaults';
     await migrator.down({ to: previous });
     // Written the way the previous release wrote it: every timestamp given, sessions without
     // user agent, IP or last_seen_at (which the upgrade fills in from created_at).
@@ -88,8 +89,22 @@ describe.each(backends)('migrations on %s', (_name, enabled, open) => {
     await backend.orm.em.execute(
       `insert into session (token_hash, user_id, created_at, expires_at) values ('${'a'.repeat(64)}', 900001, '${at}', '2026-11-21T10:00:00.000Z')`,
     );
+    await backend.orm.em.execute(
+      `insert into subscription (organization_id, status, stripe_customer_id, event_at, updated_at) values (900001, 'active', 'cus_before', '${at}', '${at}')`,
+    );
     const upgraded = await migrator.up();
-    expect(upgraded.map((m) => m.name)).toEqual([migrations.at(-1)!.name]);
+    const since = migrations.findIndex((m) => m.name === previous) + 1;
+    expect(upgraded.map((m) => m.name)).toEqual(migrations.slice(since).map((m) => m.name));
+    const subscriptions = await backend.orm.em.execute<Array<{ status: string; stripe_customer_id: string; cancel_at_period_end: boolean }>>(
+      'select status, stripe_customer_id, cancel_at_period_end from subscription',
+    );
+    expect(subscriptions).toEqual([{ status: 'active', stripe_customer_id: 'cus_before', cancel_at_period_end: false }]);
+    const plans = await backend.orm.em.execute<Array<{ name: string; is_default: boolean }>>('select name, is_default from plan order by id');
+    expect(plans).toEqual([
+      { name: 'Free', is_default: true },
+      { name: 'Professional', is_default: false },
+      { name: 'Premium', is_default: false },
+    ]);
     const rows = await backend.orm.em.execute<Array<{ name: string; require_mfa: boolean }>>('select name, require_mfa from organization');
     expect(rows).toEqual([{ name: 'Before the upgrade', require_mfa: false }]);
     const sessions = await backend.orm.em.execute<Array<{ created_at: unknown; last_seen_at: unknown; user_agent: unknown }>>(

@@ -63,7 +63,7 @@ export function plansHarness(): PlansHarness {
     quota,
     async aCaller(role = 'member', organizationId) {
       const user = await h.aUser({ role, ...(organizationId === undefined ? {} : { organizationId }) });
-      return { userId: user.id, organizationId: user.organizationId, role, sessionId: 1 };
+      return { userId: user.id, organizationId: user.organizationId, role, sessionId: 1, mfaSatisfied: true };
     },
     plan,
     async subscribe(organizationId, planName, state = {}) {

@@ -24,7 +24,7 @@ export function inMemoryTenants(store: InMemoryStore) {
     newUser,
     async newTenant() {
       const organizationId = store.nextId('organization');
-      store.organizations.set(organizationId, { id: organizationId, name: 'Acme', status: 'active', createdAt: store.now(), updatedAt: store.now() });
+      store.organizations.set(organizationId, { id: organizationId, name: 'Acme', status: 'active', overageEnabled: false, requireMfa: false, createdAt: store.now(), updatedAt: store.now() });
       return { organizationId, userId: await newUser(organizationId) };
     },
     deleteOrganization: async (organizationId: number) => void store.deleteOrganization(organizationId),

@@ -55,7 +55,7 @@ function system(database: Database): System {
     },
     async aMember() {
       const organizationId = await insertOrganization(database);
-      return { organizationId, userId: await insertUser(database, organizationId), role: 'member', sessionId: 0 };
+      return { organizationId, userId: await insertUser(database, organizationId), role: 'member', sessionId: 0, mfaSatisfied: true };
     },
     count: (organizationId) => notes.countByOrganization(organizationId),
   };
