@@ -14,7 +14,7 @@ import type { AnyRoute } from '../../app/http/route';
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 5_000);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** Billing answers 503 SERVICE_UNAVAILABLE by contract while APP_STRIPE_* is unset. */
-const UNCONFIGURED = ['/subscription/checkout', '/webhooks/stripe'];
+const UNCONFIGURED = ['/subscription/checkout', '/subscription/portal', '/webhooks/stripe'];
 
 interface Target {
   method: string;
