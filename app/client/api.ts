@@ -804,7 +804,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Open the Stripe billing portal for the caller's organization, returning to APP_BASE_WEB_URL/billing */
+        /**
+         * Open the Stripe billing portal for the caller's organization, returning to APP_BASE_WEB_URL/billing
+         * @description The organization's Stripe customer is created on first need (once per organization). 503 while Stripe is not configured.
+         *
+         *     **Access:** `org_admin` or above (session cookie).
+         */
         post: operations["createPortalSession"];
         delete?: never;
         options?: never;
@@ -841,7 +846,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Which features this deployment offers */
+        /**
+         * Which features this deployment offers
+         * @description Settings only, nothing secret: `signup` in B2C mode, `identity_provider`, `billing` and `ai` when configured.
+         *
+         *     **Access:** public.
+         */
         get: operations["getConfig"];
         put?: never;
         post?: never;
@@ -946,10 +956,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the active plans by id; `include_inactive=true` (sys_admin only) adds the retired ones */
+        /**
+         * List the active plans by id; `include_inactive=true` (sys_admin only) adds the retired ones
+         * @description Active plans, ordered by id. `include_inactive=true` adds retired plans, for a `sys_admin` only (anyone else: 403 `ACCESS_DENIED`).
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
         get: operations["listPlans"];
         put?: never;
-        /** Create a plan (active, not the default); omitted features follow the catalogue default */
+        /**
+         * Create a plan (active, not the default); omitted features follow the catalogue default
+         * @description Names are unique case-insensitively and a Stripe product is sold as one plan (409 `CONFLICT`). Unknown features, values of the wrong kind and negatives other than -1: 422.
+         *
+         *     **Access:** `sys_admin` or above (session cookie).
+         */
         post: operations["createPlan"];
         delete?: never;
         options?: never;
@@ -964,7 +984,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's organization's effective plan, subscription, usage period and usage of every feature */
+        /**
+         * The caller's organization's effective plan, subscription, usage period and usage of every feature
+         * @description The organization's effective plan (its subscription's product while `active`, `trialing` or `past_due`, else the default plan), the subscription, the usage period (the subscription's current period, else the UTC calendar month; half-open) and, per feature, its limit and use.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
         get: operations["getCurrentPlan"];
         put?: never;
         post?: never;
@@ -981,7 +1006,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The feature catalogue: every key a plan can set, its kind, default and label */
+        /**
+         * The feature catalogue: every key a plan can set, its kind, default and label
+         * @description Every feature a plan can set: `limit` (records that may exist at once), `metered` (use per period) or `flag`; -1 means unlimited.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
         get: operations["listPlanFeatures"];
         put?: never;
         post?: never;
@@ -999,7 +1029,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change a plan; omitted fields keep their value and `features` merges key by key */
+        /**
+         * Change a plan; omitted fields keep their value and `features` merges key by key
+         * @description Omitted fields keep their value; `features` merges key by key. Deactivating the default plan, a duplicate name or product: 409 `CONFLICT`.
+         *
+         *     **Access:** `sys_admin` or above (session cookie).
+         */
         put: operations["updatePlan"];
         post?: never;
         delete?: never;
@@ -1017,7 +1052,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make an active plan the default; the previous default stops being it */
+        /**
+         * Make an active plan the default; the previous default stops being it
+         * @description Exactly one active plan is the default: the previous default stops being it in the same transaction. An inactive plan: 409 `CONFLICT`.
+         *
+         *     **Access:** `sys_admin` or above (session cookie).
+         */
         post: operations["setDefaultPlan"];
         delete?: never;
         options?: never;
@@ -1032,10 +1072,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the caller's notes, newest first */
+        /**
+         * List the caller's notes, newest first
+         * @description The caller's own notes, newest first. With `limit`, one page and `Link: <…>; rel="next"` while more remain; without it, all of them.
+         *
+         *     **Access:** `member` or above (session cookie).
+         */
         get: operations["listNotes"];
         put?: never;
-        /** Create a note of the caller's, within the plan's `max_notes` */
+        /**
+         * Create a note of the caller's, within the plan's `max_notes`
+         * @description A note of the caller's, in the caller's organization. `title` is trimmed, 1 to 200 characters; `content` up to 100,000 (default empty). At the plan's `max_notes`: 403 `QUOTA_EXCEEDED`, checked atomically.
+         *
+         *     **Access:** `member` or above (session cookie).
+         */
         post: operations["createNote"];
         delete?: never;
         options?: never;
@@ -1050,12 +1100,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one of the caller's notes */
+        /**
+         * Read one of the caller's notes
+         * @description Another user's note, or another organization's, answers 404 `RESOURCE_NOT_FOUND`, exactly like a missing one.
+         *
+         *     **Access:** `member` or above (session cookie).
+         */
         get: operations["getNote"];
-        /** Update a note; omitted or null fields keep their value */
+        /**
+         * Update a note; omitted or null fields keep their value
+         * @description Omitted or null fields keep their value.
+         *
+         *     **Access:** `member` or above (session cookie).
+         */
         put: operations["updateNote"];
         post?: never;
-        /** Delete a note, freeing its `max_notes` slot */
+        /**
+         * Delete a note, freeing its `max_notes` slot
+         * @description Frees a slot of the plan's `max_notes`.
+         *
+         *     **Access:** `member` or above (session cookie).
+         */
         delete: operations["deleteNote"];
         options?: never;
         head?: never;
@@ -3905,24 +3970,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     stripeWebhook: {
@@ -3994,15 +4043,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     setupTotp: {
@@ -4395,15 +4437,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createPlan: {
@@ -4500,6 +4535,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -4509,15 +4553,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getCurrentPlan: {
@@ -4612,15 +4649,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listPlanFeatures: {
@@ -4666,15 +4696,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     updatePlan: {
@@ -4682,6 +4705,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The plan's id */
                 plan_id: number;
             };
             cookie?: never;
@@ -4783,6 +4807,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -4792,15 +4825,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     setDefaultPlan: {
@@ -4808,6 +4834,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The plan's id */
                 plan_id: number;
             };
             cookie?: never;
@@ -4885,21 +4912,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listNotes: {
         parameters: {
             query?: {
+                /** @description At most this many notes; without it, all of them */
                 limit?: number;
+                /** @description Opaque: where the previous page ended, as given in its `Link` header's next URL */
                 cursor?: string;
             };
             header?: never;
@@ -4911,7 +4933,7 @@ export interface operations {
             /** @description A page of notes; all of them without `limit` */
             200: {
                 headers: {
-                    /** @description Sent when more notes remain: `<…/notes?limit=N&cursor=…>; rel="next"` */
+                    /** @description Sent while more remain, with `limit` only: `<…?limit=N&cursor=…>; rel="next"`, the next page's URL to follow as it is */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -4954,15 +4976,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createNote: {
@@ -5034,6 +5049,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -5043,15 +5067,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getNote: {
@@ -5059,6 +5076,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The note's id */
                 note_id: number;
             };
             cookie?: never;
@@ -5118,15 +5136,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     updateNote: {
@@ -5134,6 +5145,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The note's id */
                 note_id: number;
             };
             cookie?: never;
@@ -5209,6 +5221,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
@@ -5218,15 +5239,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     deleteNote: {
@@ -5234,6 +5248,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The note's id */
                 note_id: number;
             };
             cookie?: never;
@@ -5283,15 +5298,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_ERROR, SERVICE_UNAVAILABLE */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoleName } from '../../core/accounts/role';
-import { createApiClient, CookieJar, type ApiClient } from '../client/client';
+import { createApiClient, CookieJar, type ApiClient } from '../../app/client';
 import { startTestApp, type TestApp } from '../support/app';
 import { testSessions, type TestSession, type TestSessions } from '../support/sessions';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoleName } from '../../core/accounts/role';
 import { signed, subscriptionEvent } from '../builders/stripe-events';
-import { createApiClient, CookieJar, type ApiClient } from '../client/client';
+import { createApiClient, CookieJar, type ApiClient } from '../../app/client';
 import { startStripeFake, type StripeFake } from '../fakes/stripe-fake';
 import { startTestApp, type TestApp } from '../support/app';
 import { testSessions, type TestSession, type TestSessions } from '../support/sessions';

@@ -47,6 +47,7 @@ export function billingRoutes(useCases: BillingUseCases | undefined): AnyRoute[]
       tag: TAG,
       operationId: 'createPortalSession',
       summary: "Open the Stripe billing portal for the caller's organization, returning to APP_BASE_WEB_URL/billing",
+      description: "The organization's Stripe customer is created on first need (once per organization). 503 while Stripe is not configured.",
       access: 'org_admin',
       responses: { 200: { description: 'Where to send the user to manage billing', schema: PortalResponse } },
       errors: ['SERVICE_UNAVAILABLE'],

@@ -26,6 +26,7 @@ export function configRoutes(config: Pick<AppConfig, 'mode' | 'idp' | 'stripe' |
       tag: 'System',
       operationId: 'getConfig',
       summary: 'Which features this deployment offers',
+      description: 'Settings only, nothing secret: `signup` in B2C mode, `identity_provider`, `billing` and `ai` when configured.',
       access: 'public',
       responses: { 200: { description: 'The runtime configuration a frontend needs', schema: ConfigResponse } },
       handler: async () => ({ status: 200, body }),

@@ -5,6 +5,7 @@ import type { GetNote } from '../../../core/notes/get-note.use-case';
 import type { ListNotes } from '../../../core/notes/list-notes.use-case';
 import type { Note } from '../../../core/notes/note';
 import type { UpdateNote } from '../../../core/notes/update-note.use-case';
+import { linkNextPage, NEXT_LINK_HEADER } from '../paging';
 import { defineRoute, type AnyRoute } from '../route';
 import { CreateNoteRequest, ListNotesQuery, NoteIdParams, NoteResponse, UpdateNoteRequest } from '../schemas/note.schemas';
 
@@ -36,6 +37,7 @@ export function noteRoutes(useCases: NoteUseCases, options: { baseApiUrl: string
       tag: TAG,
       operationId: 'createNote',
       summary: "Create a note of the caller's, within the plan's `max_notes`",
+      description: "A note of the caller's, in the caller's organization. `title` is trimmed, 1 to 200 characters; `content` up to 100,000 (default empty). At the plan's `max_notes`: 403 `QUOTA_EXCEEDED`, checked atomically.",
       access: 'member',
       body: CreateNoteRequest,
       responses: { 201: { description: 'The new note', schema: NoteResponse } },
@@ -48,21 +50,19 @@ export function noteRoutes(useCases: NoteUseCases, options: { baseApiUrl: string
       tag: TAG,
       operationId: 'listNotes',
       summary: "List the caller's notes, newest first",
+      description: 'The caller\'s own notes, newest first. With `limit`, one page and `Link: <…>; rel="next"` while more remain; without it, all of them.',
       access: 'member',
       query: ListNotesQuery,
       responses: {
         200: {
           description: 'A page of notes; all of them without `limit`',
           schema: v.array(NoteResponse),
-          headers: { Link: 'Sent when more notes remain: `<…/notes?limit=N&cursor=…>; rel="next"`' },
+          headers: NEXT_LINK_HEADER,
         },
       },
       handler: async ({ caller, query, ctx }) => {
         const page = await useCases.listNotes.execute(caller, query);
-        if (page.nextCursor !== null && query.limit !== undefined) {
-          const next = `${options.baseApiUrl}/notes?limit=${query.limit}&cursor=${encodeURIComponent(page.nextCursor)}`;
-          ctx.set('Link', `<${next}>; rel="next"`);
-        }
+        linkNextPage(ctx, options.baseApiUrl, '/notes', query.limit, page.nextCursor);
         return { status: 200, body: page.items.map(toResponse) };
       },
     }),
@@ -72,6 +72,7 @@ export function noteRoutes(useCases: NoteUseCases, options: { baseApiUrl: string
       tag: TAG,
       operationId: 'getNote',
       summary: "Read one of the caller's notes",
+      description: "Another user's note, or another organization's, answers 404 `RESOURCE_NOT_FOUND`, exactly like a missing one.",
       access: 'member',
       params: NoteIdParams,
       responses: { 200: { description: 'The note', schema: NoteResponse } },
@@ -84,6 +85,7 @@ export function noteRoutes(useCases: NoteUseCases, options: { baseApiUrl: string
       tag: TAG,
       operationId: 'updateNote',
       summary: 'Update a note; omitted or null fields keep their value',
+      description: 'Omitted or null fields keep their value.',
       access: 'member',
       params: NoteIdParams,
       body: UpdateNoteRequest,
@@ -100,6 +102,7 @@ export function noteRoutes(useCases: NoteUseCases, options: { baseApiUrl: string
       tag: TAG,
       operationId: 'deleteNote',
       summary: 'Delete a note, freeing its `max_notes` slot',
+      description: "Frees a slot of the plan's `max_notes`.",
       access: 'member',
       params: NoteIdParams,
       responses: { 204: { description: 'Deleted' } },

@@ -1,11 +1,12 @@
 import * as v from 'valibot';
+import { pageQuery } from '../paging';
 import { INT4_MAX, integer, integerParam } from './integer-param.schema';
 import { maxCharacters, requiredName, storable } from './text.schema';
 
 /** Request and response shapes of the note routes. Unknown fields are dropped, not rejected. */
 
 const noteTitle = requiredName(200);
-const noteContent = v.pipe(maxCharacters(100_000), storable);
+const noteContent = v.pipe(v.string('Must be a string'), ...maxCharacters(100_000), storable);
 
 export const CreateNoteRequest = v.object({
   title: noteTitle,
@@ -18,15 +19,10 @@ export const UpdateNoteRequest = v.object({
   content: v.optional(v.nullable(noteContent)),
 });
 
-export const NoteIdParams = v.object({ note_id: integerParam(1, INT4_MAX) });
+export const NoteIdParams = v.object({ note_id: integerParam(1, INT4_MAX, "The note's id") });
 
 /** Paged exactly as projects are. */
-export const ListNotesQuery = v.object({
-  /** Without it every note is returned. */
-  limit: v.optional(integerParam(1, 1000)),
-  /** Opaque: the value from the previous page's `Link` header. */
-  cursor: v.optional(v.pipe(v.string('Must be a string'), v.maxLength(200, 'Invalid cursor'))),
-});
+export const ListNotesQuery = pageQuery('notes');
 
 export const NoteResponse = v.object({
   id: integer,

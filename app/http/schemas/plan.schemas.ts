@@ -31,8 +31,8 @@ const PlanFeaturesResponse = v.object(
 );
 
 const planName = requiredName(100);
-const planDescription = v.pipe(maxCharacters(2_000), storable);
-const productId = v.pipe(v.string('Must be a string'), v.trim(), v.minLength(1, 'Must not be empty'), maxCharacters(255), storable);
+const planDescription = v.pipe(v.string('Must be a string'), ...maxCharacters(2_000), storable);
+const productId = v.pipe(v.string('Must be a string'), v.trim(), v.minLength(1, 'Must not be empty'), ...maxCharacters(255), storable);
 
 export const CreatePlanRequest = v.object({
   name: planName,
@@ -50,7 +50,7 @@ export const UpdatePlanRequest = v.object({
   is_active: v.optional(v.boolean('Must be a boolean')),
 });
 
-export const PlanIdParams = v.object({ plan_id: integerParam(1, INT4_MAX) });
+export const PlanIdParams = v.object({ plan_id: integerParam(1, INT4_MAX, "The plan's id") });
 
 export const ListPlansQuery = v.object({
   include_inactive: v.optional(v.pipe(v.picklist(['true', 'false'], 'Must be true or false'), v.transform((text) => text === 'true'))),
