@@ -13,17 +13,19 @@ const toSummary = (row: SessionRow): SessionSummary => ({
 export class InMemorySessionStore implements SessionStore {
   constructor(private readonly store: InMemoryStore) {}
 
-  create(input: NewSession): Promise<{ id: number }> {
+  create(input: NewSession): Promise<{ id: number } | null> {
     return this.store.unitOfWork.exclusive(() => {
-      // The unique index and the foreign key of the SQL table.
+      // The unique index of the SQL table.
       if (this.byTokenHash(input.tokenHash)) throw new Error('A session with this token hash already exists');
-      if (!this.store.users.has(input.userId)) throw new Error(`User ${input.userId} does not exist`);
+      const user = this.store.users.get(input.userId);
+      if (!user || user.credentialsVersion !== input.credentialsVersion) return null;
       const row: SessionRow = {
         id: this.store.nextId('session'),
         tokenHash: input.tokenHash,
         userId: input.userId,
         userAgent: input.userAgent ?? null,
         ip: input.ip ?? null,
+        credentialsVersion: input.credentialsVersion,
         createdAt: new Date(input.createdAt),
         lastSeenAt: new Date(input.createdAt),
         expiresAt: new Date(input.expiresAt),
@@ -50,6 +52,8 @@ export class InMemorySessionStore implements SessionStore {
         organizationStatus: organization.status,
         organizationRequiresMfa: organization.requireMfa,
         userHasMfa: this.store.userTotp.get(user.id)?.confirmedAt != null,
+        credentialsVersion: session.credentialsVersion,
+        userCredentialsVersion: user.credentialsVersion,
       };
     });
   }
@@ -80,6 +84,13 @@ export class InMemorySessionStore implements SessionStore {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.sessions.get(sessionId);
       return row !== undefined && row.userId === userId && this.store.sessions.delete(sessionId);
+    });
+  }
+
+  async renewCredentials(sessionId: number, credentialsVersion: number): Promise<void> {
+    await this.store.unitOfWork.exclusive(() => {
+      const session = this.store.sessions.get(sessionId);
+      if (session) session.credentialsVersion = credentialsVersion;
     });
   }
 

@@ -29,6 +29,7 @@ export interface SessionRow {
   userId: number;
   userAgent: string | null;
   ip: string | null;
+  credentialsVersion: number;
   createdAt: Date;
   lastSeenAt: Date;
   expiresAt: Date;

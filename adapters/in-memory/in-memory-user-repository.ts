@@ -15,6 +15,7 @@ const toUser = (row: UserRow): User => ({
   role: row.role,
   emailVerified: row.emailVerifiedAt !== null,
   status: row.status,
+  credentialsVersion: row.credentialsVersion,
   createdAt: new Date(row.createdAt),
 });
 
@@ -41,6 +42,7 @@ export class InMemoryUserRepository implements UserRepository {
         role: user.role,
         emailVerifiedAt: user.emailVerified ? now : null,
         status: 'active',
+        credentialsVersion: 0,
         createdAt: now,
         updatedAt: now,
       };
@@ -72,12 +74,15 @@ export class InMemoryUserRepository implements UserRepository {
     });
   }
 
-  setPasswordHash(id: number, passwordHash: string | null): Promise<void> {
+  setPasswordHash(id: number, passwordHash: string | null, expectedCredentialsVersion?: number): Promise<number | null> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.users.get(id);
-      if (!row) return;
+      if (!row) return null;
+      if (expectedCredentialsVersion !== undefined && row.credentialsVersion !== expectedCredentialsVersion) return null;
       row.passwordHash = passwordHash;
+      row.credentialsVersion += 1;
       row.updatedAt = this.store.now();
+      return row.credentialsVersion;
     });
   }
 

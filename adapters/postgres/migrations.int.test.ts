@@ -113,6 +113,11 @@ describe.each(backends)('migrations on %s', (_name, enabled, open) => {
     expect(sessions).toHaveLength(1);
     expect(new Date(sessions[0]!.last_seen_at as string)).toEqual(new Date(sessions[0]!.created_at as string));
     expect(sessions[0]!.user_agent).toBeNull();
+    // Versions start equal: nobody is logged out by the upgrade.
+    const versions = await backend.orm.em.execute<Array<{ session_version: number; user_version: number }>>(
+      'select s.credentials_version as session_version, u.credentials_version as user_version from session s join app_user u on u.id = s.user_id',
+    );
+    expect(versions).toEqual([{ session_version: 0, user_version: 0 }]);
     await backend.orm.em.execute('delete from organization');
     expect(await schemaDiff(backend.orm)).toBe('');
   });

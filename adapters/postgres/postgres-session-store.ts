@@ -14,6 +14,8 @@ interface PrincipalRow {
   organization_status: AccountStatus;
   require_mfa: boolean;
   has_mfa: boolean;
+  credentials_version: number;
+  user_credentials_version: number;
 }
 
 interface SummaryRow {
@@ -29,7 +31,8 @@ interface SummaryRow {
 // round trip, so requests of organizations that require MFA cost nothing extra to guard.
 const FIND_PRINCIPAL = `select s.id as session_id, s.user_id, u.organization_id, u.role, s.expires_at, s.last_seen_at,
           u.status as user_status, o.status as organization_status, o.require_mfa,
-          exists (select 1 from user_totp t where t.user_id = u.id and t.confirmed_at is not null) as has_mfa
+          exists (select 1 from user_totp t where t.user_id = u.id and t.confirmed_at is not null) as has_mfa,
+          s.credentials_version, u.credentials_version as user_credentials_version
      from session s
      join app_user u on u.id = s.user_id
      join organization o on o.id = u.organization_id
@@ -55,24 +58,29 @@ const toSummary = (row: SummaryRow): SessionSummary => ({
   ip: row.ip,
 });
 
+// The user row is read FOR SHARE in the same statement as the insert: a password change or a
+// removal in progress makes it wait, and the re-checked condition then finds the user gone or
+// at a new version, so nothing is inserted (and no foreign-key violation can abort the caller).
+const CREATE_IF_CURRENT = `with current_user_row as (
+     select id from app_user where id = $1 and credentials_version = $2 for share)
+   insert into session (user_id, token_hash, user_agent, ip, created_at, last_seen_at, expires_at, credentials_version)
+   select id, $3, $4, $5, $6, $6, $7, $2 from current_user_row
+   returning id`;
+
 export class PostgresSessionStore implements SessionStore {
   constructor(private readonly database: Database) {}
 
-  async create(input: NewSession): Promise<{ id: number }> {
-    const row = await this.database.db
-      .insertInto('session')
-      .values({
-        user_id: input.userId,
-        token_hash: input.tokenHash,
-        user_agent: input.userAgent ?? null,
-        ip: input.ip ?? null,
-        created_at: input.createdAt,
-        last_seen_at: input.createdAt,
-        expires_at: input.expiresAt,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { id: Number(row.id) };
+  async create(input: NewSession): Promise<{ id: number } | null> {
+    const [row] = await this.database.select<{ id: string | number }>(CREATE_IF_CURRENT, [
+      input.userId,
+      input.credentialsVersion,
+      input.tokenHash,
+      input.userAgent ?? null,
+      input.ip ?? null,
+      input.createdAt,
+      input.expiresAt,
+    ]);
+    return row ? { id: Number(row.id) } : null;
   }
 
   async findByTokenHash(tokenHash: string): Promise<SessionPrincipal | null> {
@@ -90,6 +98,8 @@ export class PostgresSessionStore implements SessionStore {
       organizationStatus: row.organization_status,
       organizationRequiresMfa: row.require_mfa,
       userHasMfa: row.has_mfa,
+      credentialsVersion: row.credentials_version,
+      userCredentialsVersion: row.user_credentials_version,
     };
   }
 
@@ -116,6 +126,10 @@ export class PostgresSessionStore implements SessionStore {
   async revokeOwned(userId: number, sessionId: number): Promise<boolean> {
     const result = await this.database.db.deleteFrom('session').where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
     return result.numDeletedRows > 0n;
+  }
+
+  async renewCredentials(sessionId: number, credentialsVersion: number): Promise<void> {
+    await this.database.db.updateTable('session').set({ credentials_version: credentialsVersion }).where('id', '=', sessionId).execute();
   }
 
   async revokeAllForUser(userId: number, exceptSessionId?: number): Promise<number> {

@@ -20,6 +20,7 @@ const toUser = (row: UserRow): User => ({
   role: row.role,
   emailVerified: row.email_verified_at !== null,
   status: row.status,
+  credentialsVersion: row.credentials_version,
   createdAt: new Date(row.created_at),
 });
 
@@ -71,12 +72,15 @@ export class PostgresUserRepository implements UserRepository {
       .execute();
   }
 
-  async setPasswordHash(id: number, passwordHash: string | null): Promise<void> {
-    await this.database.db
+  async setPasswordHash(id: number, passwordHash: string | null, expectedCredentialsVersion?: number): Promise<number | null> {
+    let query = this.database.db
       .updateTable('app_user')
-      .set({ password_hash: passwordHash, updated_at: this.database.now() })
-      .where('id', '=', id)
-      .execute();
+      .set((eb) => ({ password_hash: passwordHash, credentials_version: eb('credentials_version', '+', 1), updated_at: this.database.now() }))
+      .where('id', '=', id);
+    // One statement: a concurrent change either commits first (and this one matches nothing) or waits for it.
+    if (expectedCredentialsVersion !== undefined) query = query.where('credentials_version', '=', expectedCredentialsVersion);
+    const row = await query.returning('credentials_version').executeTakeFirst();
+    return row ? row.credentials_version : null;
   }
 
   async replacePasswordHash(id: number, previousHash: string, passwordHash: string): Promise<boolean> {

@@ -9,9 +9,10 @@ const unauthorized = () => new DomainError('UNAUTHORIZED', 'Authentication requi
 
 /**
  * Resolves the caller from a session token. Missing, malformed, unknown, expired or revoked
- * sessions, and sessions of suspended users or organizations, all get the same UNAUTHORIZED.
- * A session last seen more than the activity interval ago gets its `lastSeenAt` refreshed in
- * the background (the request does not wait for that write).
+ * sessions, sessions made before the user's password last changed, and sessions of suspended
+ * users or organizations, all get the same UNAUTHORIZED. A session last seen more than the
+ * activity interval ago gets its `lastSeenAt` refreshed in the background (the request does not
+ * wait for that write).
  */
 export class AuthenticateSession {
   /** Without `sessionActivity` (a CLI, a test), `lastSeenAt` is left as it is. */
@@ -25,7 +26,8 @@ export class AuthenticateSession {
       !principal ||
       now.getTime() >= principal.expiresAt.getTime() ||
       principal.userStatus !== 'active' ||
-      principal.organizationStatus !== 'active'
+      principal.organizationStatus !== 'active' ||
+      principal.credentialsVersion !== principal.userCredentialsVersion
     ) {
       throw unauthorized();
     }

@@ -101,7 +101,10 @@ export class CompleteIdpLogin {
         const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(input.presentedToken));
         if (previous) await this.deps.sessions.revoke(previous.sessionId);
       }
-      const signedIn = await this.deps.signInCompletion.complete(userId, input.origin);
+      // Read in this transaction, after any claim: the session is made under the current credentials.
+      const user = await this.deps.users.findById(userId);
+      if (!user) throw new IdpLoginFailure('oauth_failed', `user ${userId} went away during the sign-in`);
+      const signedIn = await this.deps.signInCompletion.complete(userId, user.credentialsVersion, input.origin);
       return signedIn.kind === 'session'
         ? { kind: 'session' as const, userId, outcome, session: signedIn.session }
         : { kind: 'mfa_required' as const, userId, outcome, challenge: signedIn.challenge };

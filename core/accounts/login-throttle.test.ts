@@ -105,7 +105,8 @@ describe('rehash on login', () => {
       await h.ports.users.setPasswordHash(user.id, 'plain12:new password');
       return hash(password);
     });
-    await sessionLogin(h).execute({ email: 'ada@example.com', password: PASSWORD });
+    // The reset wins twice: its hash stays, and the login that checked the old password gets no session.
+    await expect(sessionLogin(h).execute({ email: 'ada@example.com', password: PASSWORD })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
     expect((await h.ports.users.findById(user.id))?.passwordHash).toBe('plain12:new password');
   });
 });

@@ -21,6 +21,9 @@ export interface LoginInput {
  * Before any of that, the per-account throttle: once an email has collected its failures it is
  * refused outright, without a lookup or a hash, whether or not an account has that email. A
  * completed login clears its failures; a hash made at a lower cost than today's is upgraded.
+ * The session is created only if the password checked is still the account's and the account
+ * still exists: a reset, a password change or a removal that lands while the hash is being
+ * compared leaves this login with INVALID_CREDENTIALS, not a session.
  */
 export class Login {
   constructor(
@@ -49,7 +52,7 @@ export class Login {
       const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(input.presentedToken));
       if (previous) await this.deps.sessions.revoke(previous.sessionId);
     }
-    const outcome = await this.deps.signInCompletion.complete(user.id, input.origin);
+    const outcome = await this.deps.signInCompletion.complete(user.id, user.credentialsVersion, input.origin);
     if (outcome.kind === 'session') await this.deps.loginThrottle.reset(email);
     return outcome;
   }

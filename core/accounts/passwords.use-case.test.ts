@@ -87,10 +87,11 @@ describe('UpdatePassword', () => {
   });
 
   it('refuses accounts without a password (identity provider) with INVALID_CURRENT_PASSWORD', async () => {
-    const { h, user, authenticate, a } = await withTwoSessions();
-    await h.ports.users.setPasswordHash(user.id, null);
+    const { h, user, authenticate } = await withTwoSessions();
+    const version = await h.ports.users.setPasswordHash(user.id, null);
+    const session = await h.issuer.issue(user.id, version!);
     await expect(
-      new UpdatePassword(h.ports).execute(await authenticate.execute(a.token), { currentPassword: 'old password', newPassword: 'new password' }),
+      new UpdatePassword(h.ports).execute(await authenticate.execute(session!.token), { currentPassword: 'old password', newPassword: 'new password' }),
     ).rejects.toMatchObject({ code: 'INVALID_CURRENT_PASSWORD' });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { idpHarness } from '../../test/builders/idp';
 import { anIdentity } from '../../test/fakes/fake-identity-provider';
+import { GatedPasswordHasher } from '../../test/builders/gated-hasher';
 import { AuthenticateSession } from './authenticate-session.use-case';
 import { sessionLogin } from '../../test/builders/accounts';
 
@@ -45,6 +46,20 @@ describe('identity-provider account resolution', () => {
     if (result.ok && result.kind === 'session') await expect(new AuthenticateSession(h.ports).execute(result.session.token)).resolves.toMatchObject({ userId: local.id });
   });
 
+  it('a password login in flight while the owner links their provider account gets no session', async () => {
+    const hasher = new GatedPasswordHasher();
+    const h = idpHarness({ passwordHasher: hasher });
+    await h.aUser({ email: 'ada@example.com', password: 'pre-registered', verified: true });
+    const held = hasher.holdNextVerify();
+    const inFlight = sessionLogin(h).execute({ email: 'ada@example.com', password: 'pre-registered' });
+    await held.reached;
+
+    await expect(h.signIn()).resolves.toMatchObject({ ok: true, outcome: 'linked' });
+    held.release();
+
+    await expect(inFlight).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+  });
+
   it('never links a sys_admin by email: a provider account asserting their address gets nothing', async () => {
     const h = idpHarness();
     const root = await h.aUser({ email: 'ada@example.com', password: 'root password', role: 'sys_admin', verified: true });
@@ -60,7 +75,7 @@ describe('identity-provider account resolution', () => {
     const local = await h.aUser({ email: 'ada@example.com', password: 'squatter-pass', verified: false });
     const squatter = h.ports.tokenGenerator.generate();
     const now = h.clock.now();
-    await h.ports.sessions.create({ userId: local.id, tokenHash: h.ports.tokenHasher.hash(squatter), createdAt: now, expiresAt: new Date(now.getTime() + 3_600_000) });
+    await h.ports.sessions.create({ userId: local.id, tokenHash: h.ports.tokenHasher.hash(squatter), createdAt: now, expiresAt: new Date(now.getTime() + 3_600_000), credentialsVersion: local.credentialsVersion });
 
     const result = await h.signIn();
 

@@ -16,24 +16,28 @@ export function sessionOrigin(userAgent: string | undefined | null, ip: string |
   return { userAgent: agent === '' ? null : agent, ip: ip || null };
 }
 
-/** Creates a session with a fresh 256-bit token; only the token's hash is stored. */
+/**
+ * Creates a session with a fresh 256-bit token; only the token's hash is stored. Null when the
+ * user is gone or their credentials changed since `credentialsVersion` was read (see SessionStore).
+ */
 export class SessionIssuer {
   constructor(
     private readonly ports: Pick<AccountsPorts, 'sessions' | 'tokenGenerator' | 'tokenHasher' | 'clock'>,
     private readonly maxAgeSeconds: number,
   ) {}
 
-  async issue(userId: number, origin: SessionOrigin = { userAgent: null, ip: null }): Promise<IssuedSession> {
+  async issue(userId: number, credentialsVersion: number, origin: SessionOrigin = { userAgent: null, ip: null }): Promise<IssuedSession | null> {
     const token = this.ports.tokenGenerator.generate();
     const now = this.ports.clock.now();
     const expiresAt = addSeconds(now, this.maxAgeSeconds);
-    const { id } = await this.ports.sessions.create({
+    const created = await this.ports.sessions.create({
       userId,
       tokenHash: this.ports.tokenHasher.hash(token),
       createdAt: now,
       expiresAt,
       ...sessionOrigin(origin.userAgent, origin.ip),
+      credentialsVersion,
     });
-    return { token, sessionId: id, expiresAt };
+    return created ? { token, sessionId: created.id, expiresAt } : null;
   }
 }

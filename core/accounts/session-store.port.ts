@@ -16,6 +16,10 @@ export interface SessionPrincipal {
   organizationRequiresMfa: boolean;
   /** Whether the user has confirmed a second factor. */
   userHasMfa: boolean;
+  /** The user's credentials version the session was created under (or renewed to). */
+  credentialsVersion: number;
+  /** The user's credentials version now. */
+  userCredentialsVersion: number;
 }
 
 /** Where a session was opened from, as the HTTP edge saw it. Both optional: a CLI has neither. */
@@ -38,6 +42,8 @@ export interface NewSession extends Partial<SessionOrigin> {
   tokenHash: string;
   createdAt: Date;
   expiresAt: Date;
+  /** The user's credentials version the caller read; see SessionStore.create. */
+  credentialsVersion: number;
 }
 
 /**
@@ -45,8 +51,12 @@ export interface NewSession extends Partial<SessionOrigin> {
  * the token itself never reaches this port. A session is valid while `now < expiresAt`.
  */
 export interface SessionStore {
-  /** `lastSeenAt` starts at `createdAt`. */
-  create(input: NewSession): Promise<{ id: number }>;
+  /**
+   * `lastSeenAt` starts at `createdAt`. Creates the session only if the user still exists and is
+   * still at `credentialsVersion`, checked in the same statement as the insert, so a password
+   * change or a removal that committed meanwhile wins. Returns null (and creates nothing) otherwise.
+   */
+  create(input: NewSession): Promise<{ id: number } | null>;
   /** The session with that token hash and its user's and organization's state, or null. Expired sessions are returned too: the caller compares `expiresAt`. */
   findByTokenHash(tokenHash: string): Promise<SessionPrincipal | null>;
   /** The user's sessions with `now < expiresAt`, newest first (by `createdAt`, then id). */
@@ -60,6 +70,8 @@ export interface SessionStore {
   revoke(sessionId: number): Promise<void>;
   /** Revokes the session only if it belongs to `userId`; returns whether one was revoked. */
   revokeOwned(userId: number, sessionId: number): Promise<boolean>;
+  /** Moves the session to `credentialsVersion` (the session that changed the password stays alive). Idempotent. */
+  renewCredentials(sessionId: number, credentialsVersion: number): Promise<void>;
   /** Revokes every session of the user except `exceptSessionId`; returns how many. */
   revokeAllForUser(userId: number, exceptSessionId?: number): Promise<number>;
   /**

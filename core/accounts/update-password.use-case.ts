@@ -4,12 +4,15 @@ import type { Caller } from './caller';
 import { assertValidPassword } from './password-policy';
 
 /**
- * Changes the password of the logged-in user, given the current one. Keeps the current session
- * and revokes every other. An account without a password (identity provider) cannot prove the
- * current one and must use the reset flow to set one.
+ * Changes the password of the logged-in user, given the current one. Keeps the current session,
+ * revokes every other and voids outstanding reset links (they were asked for under the old
+ * password). The change applies only if the password checked is still the current one: a reset
+ * that lands while the hash is compared wins, and this caller's session is dead by then
+ * (UNAUTHORIZED). An account without a password (identity provider) cannot prove the current one
+ * and must use the reset flow to set one.
  */
 export class UpdatePassword {
-  constructor(private readonly deps: Pick<AccountsPorts, 'users' | 'sessions' | 'passwordHasher' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<AccountsPorts, 'users' | 'sessions' | 'tokens' | 'passwordHasher' | 'unitOfWork'>) {}
 
   async execute(caller: Caller, input: { currentPassword: string; newPassword: string }): Promise<void> {
     assertValidPassword(input.newPassword, 'newPassword');
@@ -19,8 +22,11 @@ export class UpdatePassword {
     if (!currentOk) throw new DomainError('INVALID_CURRENT_PASSWORD', 'The current password is wrong');
     const passwordHash = await this.deps.passwordHasher.hash(input.newPassword);
     await this.deps.unitOfWork.transaction(async () => {
-      await this.deps.users.setPasswordHash(user.id, passwordHash);
+      const version = await this.deps.users.setPasswordHash(user.id, passwordHash, user.credentialsVersion);
+      if (version === null) throw new DomainError('UNAUTHORIZED', 'Authentication required');
       await this.deps.sessions.revokeAllForUser(user.id, caller.sessionId);
+      await this.deps.sessions.renewCredentials(caller.sessionId, version);
+      await this.deps.tokens.revokeAll(user.id, 'reset_password');
     });
   }
 }

@@ -3,7 +3,7 @@ import type { RoleName } from './role';
 import type { AccountStatus, User } from './user';
 
 /** A user as created: the User's fields but those the store assigns (id, status, creation time). */
-export type NewUser = Omit<User, 'id' | 'status' | 'createdAt'>;
+export type NewUser = Omit<User, 'id' | 'status' | 'createdAt' | 'credentialsVersion'>;
 
 /** Users, each belonging to exactly one organization. Emails are unique across the system. */
 export interface UserRepository {
@@ -14,11 +14,17 @@ export interface UserRepository {
   findByEmail(email: string): Promise<User | null>;
   /** Idempotent. */
   markEmailVerified(id: number): Promise<void>;
-  /** `null` removes the password (identity-provider-only account). */
-  setPasswordHash(id: number, passwordHash: string | null): Promise<void>;
+  /**
+   * Sets the password hash (`null` removes the password: identity-provider-only account) and
+   * increments `credentialsVersion`, atomically. With `expectedCredentialsVersion`, only if the
+   * user is still at that version. Returns the new version, or null when the user is gone or
+   * (with the expectation) the version moved on meanwhile; then nothing changed.
+   */
+  setPasswordHash(id: number, passwordHash: string | null, expectedCredentialsVersion?: number): Promise<number | null>;
   /**
    * Sets the hash only while the stored one is still `previousHash` (a rehash must not undo a
-   * password change that happened meanwhile). Returns whether it did.
+   * password change that happened meanwhile). Returns whether it did. The password is the same,
+   * so the credentials version does not move.
    */
   replacePasswordHash(id: number, previousHash: string, passwordHash: string): Promise<boolean>;
   /** Scoped to the organization; returns the updated user, or null when absent there. Idempotent. */

@@ -14,6 +14,12 @@ export interface User {
   role: RoleName;
   emailVerified: boolean;
   status: AccountStatus;
+  /**
+   * Counts the changes of the password (set, replaced or removed). A session records the version
+   * it was created under and dies when the user's moves on, so a login that checked the old
+   * password cannot outlive a reset that happened while it was hashing.
+   */
+  credentialsVersion: number;
   createdAt: Date;
 }
 

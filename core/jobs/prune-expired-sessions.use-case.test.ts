@@ -11,7 +11,8 @@ async function withSessions(expiries: Date[]) {
   const ids: number[] = [];
   for (const [index, expiresAt] of expiries.entries()) {
     const tokenHash = index.toString(16).padStart(64, '0');
-    ids.push((await h.ports.sessions.create({ userId: user.id, tokenHash, createdAt: new Date(expiresAt.getTime() - DAY_MS), expiresAt })).id);
+    const created = await h.ports.sessions.create({ userId: user.id, tokenHash, createdAt: new Date(expiresAt.getTime() - DAY_MS), expiresAt, credentialsVersion: 0 });
+    ids.push(created!.id);
   }
   const remaining = () => [...h.store.sessions.keys()].sort((a, b) => a - b);
   return { h, ids, remaining };

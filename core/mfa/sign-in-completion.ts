@@ -1,6 +1,7 @@
 import type { IssuedSession } from '../accounts/session-issuer';
 import type { SessionOrigin } from '../accounts/session-store.port';
 import { addSeconds } from '../accounts/accounts-ports';
+import { DomainError } from '../shared/domain-error';
 import { CHALLENGE_TTL_SECONDS, type MfaDeps } from './mfa-ports';
 
 export interface IssuedChallenge {
@@ -21,9 +22,17 @@ export type SignInOutcome =
 export class SignInCompletion {
   constructor(private readonly deps: Pick<MfaDeps, 'mfa' | 'challenges' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'sessionIssuer'>) {}
 
-  async complete(userId: number, origin?: SessionOrigin): Promise<SignInOutcome> {
+  /**
+   * `credentialsVersion`: the user's, as read when the first factor was checked. If the password
+   * changed (or the user went away) since, no session is made: INVALID_CREDENTIALS.
+   */
+  async complete(userId: number, credentialsVersion: number, origin?: SessionOrigin): Promise<SignInOutcome> {
     const factor = await this.deps.mfa.findTotp(userId);
-    if (!factor?.confirmedAt) return { kind: 'session', userId, session: await this.deps.sessionIssuer.issue(userId, origin) };
+    if (!factor?.confirmedAt) {
+      const session = await this.deps.sessionIssuer.issue(userId, credentialsVersion, origin);
+      if (!session) throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password');
+      return { kind: 'session', userId, session };
+    }
     const token = this.deps.tokenGenerator.generate();
     const now = this.deps.clock.now();
     const expiresAt = addSeconds(now, CHALLENGE_TTL_SECONDS);

@@ -64,7 +64,10 @@ export class VerifyMfa {
           const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(input.presentedToken));
           if (previous) await this.deps.sessions.revoke(previous.sessionId);
         }
-        return this.deps.sessionIssuer.issue(user.id, input.origin);
+        // Under the credentials as they are now: the password check is behind us, this is the second factor.
+        const session = await this.deps.sessionIssuer.issue(user.id, user.credentialsVersion, input.origin);
+        if (!session) throw voidChallenge();
+        return session;
       });
       await this.deps.loginThrottle.reset(user.email);
       return { userId: user.id, session };

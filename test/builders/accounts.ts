@@ -66,7 +66,7 @@ export interface AccountsHarness {
   aUser(options?: { email?: string; password?: string; role?: RoleName; verified?: boolean; organizationId?: number }): Promise<User>;
 }
 
-export function accountsHarness(overrides: Partial<AccountsSettings> = {}): AccountsHarness {
+export function accountsHarness(overrides: Partial<AccountsSettings> = {}, passwordHasher: PasswordHasher = new PlainPasswordHasher()): AccountsHarness {
   const clock = new FakeClock();
   const store = new InMemoryStore({ clock });
   const outbox = new InMemoryEmailOutbox(store);
@@ -75,7 +75,7 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}): Acco
     organizations: new InMemoryOrganizationRepository(store),
     sessions: new InMemorySessionStore(store),
     tokens: new InMemoryOneTimeTokenStore(store),
-    passwordHasher: new PlainPasswordHasher(),
+    passwordHasher,
     tokenGenerator: new NodeTokenGenerator(),
     tokenHasher: new Sha256TokenHasher(),
     clock,

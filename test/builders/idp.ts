@@ -5,6 +5,7 @@ import { InMemoryIdentityLinkRepository } from '../../adapters/in-memory/in-memo
 import { InMemoryIdpLoginFlowStore } from '../../adapters/in-memory/in-memory-idp-login-flow-store';
 import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory-invitation-repository';
 import type { AccountsSettings } from '../../core/accounts/accounts-ports';
+import type { PasswordHasher } from '../../core/accounts/crypto.port';
 import { CompleteIdpLogin, type CompleteIdpLoginInput } from '../../core/accounts/complete-idp-login.use-case';
 import type { IdpLoginDeps, IdpLoginPorts } from '../../core/accounts/idp-login';
 import { IdpPendingInvitations } from '../../core/accounts/idp-pending-invitations';
@@ -18,8 +19,8 @@ export const CALLBACK = 'https://api.example.com/auth/oauth/idp/callback';
 
 
 /** The accounts harness plus everything the identity-provider use cases need, all in memory. */
-export function idpHarness(options: { mode?: AccountsSettings['mode']; withInvitations?: boolean } = {}) {
-  const h = accountsHarness({ mode: options.mode ?? 'b2c' });
+export function idpHarness(options: { mode?: AccountsSettings['mode']; withInvitations?: boolean; passwordHasher?: PasswordHasher } = {}) {
+  const h = accountsHarness({ mode: options.mode ?? 'b2c' }, options.passwordHasher);
   const provider = new FakeIdentityProvider();
   const invitations = new InMemoryInvitationRepository(h.store);
   const links = new InMemoryIdentityLinkRepository(h.store);

@@ -28,7 +28,9 @@ export function mfaHarness(): MfaHarness {
   const p = h.mfaPorts;
   const authenticate = new AuthenticateSession(p);
   const callerFor = async (user: User) => {
-    const session = await h.issuer.issue(user.id);
+    const current = await h.ports.users.findById(user.id);
+    const session = current && (await h.issuer.issue(user.id, current.credentialsVersion));
+    if (!session) throw new Error(`user ${user.id} cannot get a session`);
     return { ...(await authenticate.execute(session.token)), token: session.token };
   };
   const codeNow = (secret: string, offset = 0) => h.totp.codeAt(secret, h.totp.stepAt(h.clock.now()) + offset);

@@ -52,7 +52,9 @@ export function organizationsHarness(): OrganizationsHarness {
       return { organizationId, users };
     },
     async loginAs(user) {
-      const session = await base.issuer.issue(user.id);
+      const current = await base.ports.users.findById(user.id);
+      const session = current && (await base.issuer.issue(user.id, current.credentialsVersion));
+      if (!session) throw new Error(`user ${user.id} cannot get a session`);
       return { ...(await authenticateSession.execute(session.token)), token: session.token };
     },
     authenticate: (token) => authenticateSession.execute(token),

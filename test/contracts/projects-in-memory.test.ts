@@ -13,6 +13,7 @@ projectRepositoryContract('in-memory', async () => {
       organizationId,
       email: `user${id}@example.test`,
       passwordHash: null,
+      credentialsVersion: 0,
       firstName: null,
       lastName: null,
       role: 'member',

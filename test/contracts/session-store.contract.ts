@@ -25,8 +25,8 @@ export function describeSessionStoreContract(name: string, setup: () => Promise<
     let other: User;
 
     const open = async (owner: User, expiresAt: Date, tokenHash = aTokenHash()) => {
-      const { id } = await h.sessions.create({ userId: owner.id, tokenHash, createdAt: at(-HOUR_MS), expiresAt });
-      return { id, tokenHash };
+      const created = await h.sessions.create({ userId: owner.id, tokenHash, createdAt: at(-HOUR_MS), expiresAt, credentialsVersion: owner.credentialsVersion });
+      return { id: created!.id, tokenHash };
     };
     const alive = async (tokenHash: string) => (await h.sessions.findByTokenHash(tokenHash)) !== null;
 
@@ -57,14 +57,16 @@ export function describeSessionStoreContract(name: string, setup: () => Promise<
         organizationStatus: 'active',
         organizationRequiresMfa: false,
         userHasMfa: false,
+        credentialsVersion: 0,
+        userCredentialsVersion: 0,
       } satisfies SessionPrincipal);
     });
 
     it('keeps where a session came from and lists the live ones newest first', async () => {
-      const older = await h.sessions.create({ userId: user.id, tokenHash: aTokenHash(), createdAt: at(-2 * HOUR_MS), expiresAt: at(HOUR_MS), userAgent: 'Firefox/140', ip: '2001:db8::1' });
-      const newer = await h.sessions.create({ userId: user.id, tokenHash: aTokenHash(), createdAt: at(-HOUR_MS), expiresAt: at(HOUR_MS) });
-      await h.sessions.create({ userId: user.id, tokenHash: aTokenHash(), createdAt: at(-3 * HOUR_MS), expiresAt: at(0) });
-      await h.sessions.create({ userId: other.id, tokenHash: aTokenHash(), createdAt: at(-HOUR_MS), expiresAt: at(HOUR_MS) });
+      const older = (await h.sessions.create({ userId: user.id, tokenHash: aTokenHash(), createdAt: at(-2 * HOUR_MS), expiresAt: at(HOUR_MS), userAgent: 'Firefox/140', ip: '2001:db8::1', credentialsVersion: 0 }))!;
+      const newer = (await h.sessions.create({ userId: user.id, tokenHash: aTokenHash(), createdAt: at(-HOUR_MS), expiresAt: at(HOUR_MS), credentialsVersion: 0 }))!;
+      await h.sessions.create({ userId: user.id, tokenHash: aTokenHash(), createdAt: at(-3 * HOUR_MS), expiresAt: at(0), credentialsVersion: 0 });
+      await h.sessions.create({ userId: other.id, tokenHash: aTokenHash(), createdAt: at(-HOUR_MS), expiresAt: at(HOUR_MS), credentialsVersion: 0 });
 
       expect(await h.sessions.listLiveForUser(user.id, at(0))).toEqual([
         { id: newer.id, createdAt: at(-HOUR_MS), lastSeenAt: at(-HOUR_MS), expiresAt: at(HOUR_MS), userAgent: null, ip: null },
@@ -90,6 +92,30 @@ export function describeSessionStoreContract(name: string, setup: () => Promise<
       await expect(h.sessions.revokeOwned(user.id, mine.id)).resolves.toBe(true);
       await expect(h.sessions.revokeOwned(user.id, mine.id)).resolves.toBe(false);
       expect(await alive(mine.tokenHash)).toBe(false);
+    });
+
+    it("creates nothing for a user whose credentials moved on, or who is gone, and reports both versions", async () => {
+      const { tokenHash } = await open(user, at(HOUR_MS));
+      const version = await h.users.setPasswordHash(user.id, `$2b$04$${'y'.repeat(53)}`);
+      expect(version).toBe(1);
+
+      const stale = aTokenHash();
+      await expect(h.sessions.create({ userId: user.id, tokenHash: stale, createdAt: at(0), expiresAt: at(HOUR_MS), credentialsVersion: 0 })).resolves.toBeNull();
+      await expect(h.sessions.findByTokenHash(stale)).resolves.toBeNull();
+      expect(await h.sessions.findByTokenHash(tokenHash)).toMatchObject({ credentialsVersion: 0, userCredentialsVersion: 1 });
+
+      const fresh = aTokenHash();
+      await expect(h.sessions.create({ userId: user.id, tokenHash: fresh, createdAt: at(0), expiresAt: at(HOUR_MS), credentialsVersion: 1 })).resolves.toEqual({ id: expect.any(Number) });
+      await expect(h.sessions.create({ userId: 2_000_000_000, tokenHash: aTokenHash(), createdAt: at(0), expiresAt: at(HOUR_MS), credentialsVersion: 0 })).resolves.toBeNull();
+    });
+
+    it('renews a session to a credentials version, idempotently', async () => {
+      const { id, tokenHash } = await open(user, at(HOUR_MS));
+      await h.users.setPasswordHash(user.id, null);
+      await h.sessions.renewCredentials(id, 1);
+      await h.sessions.renewCredentials(id, 1);
+      await h.sessions.renewCredentials(987_654, 1);
+      expect(await h.sessions.findByTokenHash(tokenHash)).toMatchObject({ credentialsVersion: 1, userCredentialsVersion: 1 });
     });
 
     it('reads the current role and organization status, not those at login', async () => {
@@ -225,6 +251,8 @@ async function checkAgainstModel(h: SessionStoreHarness, commands: SessionComman
             organizationStatus: 'active',
             organizationRequiresMfa: false,
             userHasMfa: false,
+            credentialsVersion: 0,
+            userCredentialsVersion: 0,
           }
         : null,
     );
@@ -237,7 +265,7 @@ async function checkAgainstModel(h: SessionStoreHarness, commands: SessionComman
         const owner = owners[command.owner]!;
         const tokenHash = aTokenHash();
         const expiresAt = at(command.expiresInSeconds * 1000);
-        const { id } = await h.sessions.create({ userId: owner.id, tokenHash, createdAt: at(-HOUR_MS), expiresAt });
+        const { id } = (await h.sessions.create({ userId: owner.id, tokenHash, createdAt: at(-HOUR_MS), expiresAt, credentialsVersion: owner.credentialsVersion }))!;
         expect(model.some((s) => s.id === id)).toBe(false);
         model.push({ id, tokenHash, owner, expiresAt, alive: true });
         break;

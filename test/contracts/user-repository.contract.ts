@@ -69,7 +69,7 @@ export function describeUserRepositoryContract(name: string, setup: () => Promis
       const user = await h.users.create(input);
 
       const { emailVerified, ...rest } = input;
-      expect(user).toEqual({ ...rest, id: expect.any(Number), emailVerified, status: 'active', createdAt: expect.any(Date) });
+      expect(user).toEqual({ ...rest, id: expect.any(Number), emailVerified, status: 'active', credentialsVersion: 0, createdAt: expect.any(Date) });
       expect(user.createdAt.getTime()).not.toBeNaN();
       expect(await h.users.findById(user.id)).toEqual(user);
       expect(await h.users.findByEmail(input.email)).toEqual(user);
@@ -133,11 +133,21 @@ export function describeUserRepositoryContract(name: string, setup: () => Promis
     it('sets and removes the password hash', async () => {
       const user = await h.users.create(aNewUser(orgId));
 
-      await h.users.setPasswordHash(user.id, '$2b$04$new-hash');
+      expect(user.credentialsVersion).toBe(0);
+      await expect(h.users.setPasswordHash(user.id, '$2b$04$new-hash')).resolves.toBe(1);
       expect((await h.users.findById(user.id))?.passwordHash).toBe('$2b$04$new-hash');
 
-      await h.users.setPasswordHash(user.id, null);
-      expect(await h.users.findById(user.id)).toEqual({ ...user, passwordHash: null });
+      await expect(h.users.setPasswordHash(user.id, null)).resolves.toBe(2);
+      expect(await h.users.findById(user.id)).toEqual({ ...user, passwordHash: null, credentialsVersion: 2 });
+      await expect(h.users.setPasswordHash(2_000_000_000, null)).resolves.toBeNull();
+    });
+
+    it('changes the password only at the expected credentials version, so the later of two racing changes loses', async () => {
+      const user = await h.users.create(aNewUser(orgId));
+
+      await expect(h.users.setPasswordHash(user.id, '$2b$04$first', 0)).resolves.toBe(1);
+      await expect(h.users.setPasswordHash(user.id, '$2b$04$second', 0)).resolves.toBeNull();
+      expect(await h.users.findById(user.id)).toMatchObject({ passwordHash: '$2b$04$first', credentialsVersion: 1 });
     });
 
     it("lists an organization's users and no one else's", async () => {
@@ -196,8 +206,8 @@ export function describeUserRepositoryContract(name: string, setup: () => Promis
       const now = new Date();
       const expiresAt = new Date(now.getTime() + HOUR_MS);
       const [session, otherSession, token] = [aTokenHash(), aTokenHash(), aTokenHash()];
-      await h.sessions.create({ userId: user.id, tokenHash: session, createdAt: now, expiresAt });
-      await h.sessions.create({ userId: other.id, tokenHash: otherSession, createdAt: now, expiresAt });
+      await h.sessions.create({ userId: user.id, tokenHash: session, createdAt: now, expiresAt, credentialsVersion: 0 });
+      await h.sessions.create({ userId: other.id, tokenHash: otherSession, createdAt: now, expiresAt, credentialsVersion: 0 });
       await h.tokens.issue({ userId: user.id, purpose: 'reset_password', tokenHash: token, expiresAt });
 
       await h.users.delete(orgId, user.id);
@@ -212,7 +222,7 @@ export function describeUserRepositoryContract(name: string, setup: () => Promis
       const outsider = await h.users.create(aNewUser(otherOrgId));
       const now = new Date();
       const tokenHash = aTokenHash();
-      await h.sessions.create({ userId: user.id, tokenHash, createdAt: now, expiresAt: new Date(now.getTime() + HOUR_MS) });
+      await h.sessions.create({ userId: user.id, tokenHash, createdAt: now, expiresAt: new Date(now.getTime() + HOUR_MS), credentialsVersion: 0 });
 
       await h.deleteOrganization(orgId);
 

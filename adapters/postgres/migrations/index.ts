@@ -9,6 +9,7 @@ import { Migration20261121000600Billing } from './Migration20261121000600Billing
 import { Migration20261124070047_DropSqlClockDefaults } from './Migration20261124070047_DropSqlClockDefaults';
 import { Migration20261124071111_AccountSecurity } from './Migration20261124071111_AccountSecurity';
 import { Migration20261124081339_PlansNotesQuotas } from './Migration20261124081339_PlansNotesQuotas';
+import { Migration20261124083655_CredentialsVersion } from './Migration20261124083655_CredentialsVersion';
 
 /** Every migration, in order. Written by `npm run migration:create`; listed so bundlers and tsx never depend on a glob. */
 export const migrations: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124070047_DropSqlClockDefaults', class: Migration20261124070047_DropSqlClockDefaults },
   { name: 'Migration20261124071111_AccountSecurity', class: Migration20261124071111_AccountSecurity },
   { name: 'Migration20261124081339_PlansNotesQuotas', class: Migration20261124081339_PlansNotesQuotas },
+  { name: 'Migration20261124083655_CredentialsVersion', class: Migration20261124083655_CredentialsVersion },
 ];

@@ -37,6 +37,8 @@ export const UserSchema = defineEntity({
     role: p.string().$type<RoleName>().length(20),
     emailVerifiedAt: p.datetime().columnType('timestamptz').nullable(),
     status: p.string().$type<AccountStatus>().length(20).default('active'),
+    // Incremented with every password change; sessions made under an older value are dead.
+    credentialsVersion: p.integer().default(0),
     createdAt: p.datetime().columnType('timestamptz'),
     updatedAt: p.datetime().columnType('timestamptz'),
   },
@@ -52,6 +54,8 @@ export const SessionSchema = defineEntity({
     userAgent: p.string().length(255).nullable(),
     // An IPv6 address in its longest written form is 45 characters.
     ip: p.string().length(45).nullable(),
+    // The user's credentials version when the session was made (or renewed).
+    credentialsVersion: p.integer().default(0),
     createdAt: p.datetime().columnType('timestamptz'),
     lastSeenAt: p.datetime().columnType('timestamptz'),
     // Serves the prune job: "expired before a cutoff", oldest first, in bounded batches.
