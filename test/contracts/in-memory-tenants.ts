@@ -10,6 +10,7 @@ export function inMemoryTenants(store: InMemoryStore) {
       organizationId,
       email: `user${id}@example.test`,
       passwordHash: null,
+      credentialsVersion: 0,
       firstName: null,
       lastName: null,
       role: 'member',
