@@ -7,6 +7,7 @@ import { killAllServices, startService, type ServiceProcess } from './support/pr
 import { report } from './support/report';
 import { migratedDatabase, query, seedMembers } from './support/stack';
 import { sleep, waitFor } from './support/ports';
+import { STUB_MESSAGE } from '../../adapters/email/stub-mailer';
 
 /**
  * Several instances on one PostgreSQL and one Redis: 2 API processes behind an imaginary load
@@ -95,7 +96,7 @@ describe('several instances on one PostgreSQL and Redis', { timeout: 180_000 }, 
       const [row] = await query<{ unsent: string }>(url, "select count(*) as unsent from email_outbox where status <> 'sent'");
       return Number(row!.unsent) === 0;
     }, 30_000);
-    const sent = workers.flatMap((worker) => worker.logs().filter((line) => line.msg === 'email not sent (stub provider)'));
+    const sent = workers.flatMap((worker) => worker.logs().filter((line) => line.msg === STUB_MESSAGE));
     const keys = sent.map((line) => String(line.idempotencyKey));
     expect(keys).toHaveLength(accepted);
     expect(new Set(keys).size).toBe(accepted);

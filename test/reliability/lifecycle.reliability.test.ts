@@ -9,6 +9,7 @@ import { byStatus, runLoad, type LoadStep } from './support/load';
 import { report } from './support/report';
 import { migratedDatabase, query, seedMembers } from './support/stack';
 import { sleep, waitFor } from './support/ports';
+import { STUB_MESSAGE } from '../../adapters/email/stub-mailer';
 
 /**
  * The API process's life: a SIGTERM under load lets every in-flight request finish and then
@@ -222,7 +223,7 @@ function journeySteps(api: ServiceProcess) {
     });
   const tokenFor = async (email: string) => {
     for (let i = 0; i < 100; i += 1) {
-      const line = api.logs().find((l) => l.msg === 'email not sent (stub provider)' && l.to === email);
+      const line = api.logs().find((l) => l.msg === STUB_MESSAGE && l.to === email);
       const token = line ? /verify-email\?token=([A-Za-z0-9_-]+)/.exec(String(line.text))?.[1] : undefined;
       if (token) return token;
       await sleep(100);

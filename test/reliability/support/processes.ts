@@ -31,6 +31,9 @@ const SERVICE_DEFAULTS = {
   APP_PASSWORD_HASH_COST: '4',
   APP_CRON_SECRET: randomBytes(24).toString('base64url'),
   APP_JWT_SECRET_KEY: randomBytes(24).toString('base64url'),
+  // A key of its own, as production has: without it dev warns once that it uses the data-dir key,
+  // and the tests treat every warning as a failure.
+  APP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
 };
 
 const children = new Set<ChildProcess>();
