@@ -45,7 +45,7 @@ async function sessionCookie(database: Database, organizationId: number): Promis
   const userId = await insertUser(database, organizationId);
   const token = randomBytes(32).toString('base64url');
   const now = database.now();
-  await database.run('insert into session (user_id, token_hash, created_at, expires_at) values ($1, $2, $3, $4)', [
+  await database.run('insert into session (user_id, token_hash, created_at, last_seen_at, expires_at) values ($1, $2, $3, $3, $4)', [
     userId,
     createHash('sha256').update(token).digest('hex'),
     now,
