@@ -1,4 +1,4 @@
-import type { SubscriptionStatus } from './subscription';
+import type { SubscriptionState } from './subscription';
 
 /**
  * Only what the organization determines, so that a repeated request (same idempotency key) is
@@ -57,19 +57,14 @@ export interface PaymentCompletedEvent extends EventBase {
   paid: boolean;
 }
 
-/** A subscription was created, changed or ended (`canceled`). */
-export interface SubscriptionChangedEvent extends EventBase {
+/**
+ * A subscription was created, changed or ended (`canceled`): the subscription's whole state as the
+ * provider reports it. When and how it is stored (`eventAt`, `updatedAt`) is the handler's business.
+ */
+export interface SubscriptionChangedEvent extends EventBase, Omit<SubscriptionState, 'eventAt' | 'updatedAt'> {
   kind: 'subscription-changed';
   /** From the subscription's metadata; null for subscriptions created outside a checkout of ours. */
   organizationId: number | null;
-  customerId: string;
-  subscriptionId: string;
-  status: SubscriptionStatus;
-  priceId: string | null;
-  productId: string | null;
-  currentPeriodStart: Date | null;
-  currentPeriodEnd: Date | null;
-  cancelAtPeriodEnd: boolean;
 }
 
 /** Any other event type: acknowledged, not acted on. */
