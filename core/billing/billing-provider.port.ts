@@ -23,6 +23,45 @@ export interface CheckoutRequest {
   idempotencyKey: string;
 }
 
+/** A one-time payment (a credit pack), priced inline: no price needs to exist at the provider. */
+export interface PaymentCheckoutRequest {
+  organizationId: number;
+  customerId: string;
+  /** What the hosted page shows and charges. `currency` is lower-case ISO 4217. */
+  item: { name: string; amountCents: number; currency: string };
+  /** The pack bought and its tokens: carried on the session, returned with it and with its events. */
+  packId: string;
+  tokens: number;
+  successUrl: string;
+  cancelUrl: string;
+  idempotencyKey: string;
+}
+
+/** A checkout session as the provider knows it now. */
+export interface CheckoutSessionState {
+  id: string;
+  /** From the session's client reference; null when it was not started by this service. */
+  organizationId: number | null;
+  customerId: string | null;
+  mode: 'payment' | 'subscription' | 'setup';
+  /** Paid, or nothing to pay. */
+  paid: boolean;
+  /** From the session's metadata; null when absent. */
+  packId: string | null;
+  tokens: number | null;
+}
+
+/** Usage on a billing meter: `value` units for one customer. */
+export interface MeterEvent {
+  /** The meter's event name (APP_STRIPE_AI_METER_EVENT). */
+  eventName: string;
+  customerId: string;
+  value: number;
+  /** Unique per usage: the provider counts an identifier once, however often it is sent. */
+  identifier: string;
+  timestamp: Date;
+}
+
 export interface PortalRequest {
   customerId: string;
   returnUrl: string;
@@ -54,6 +93,8 @@ export interface PaymentCompletedEvent extends EventBase {
   checkoutSessionId: string;
   /** What was bought, from the session's metadata (`pack_id`); null when absent. */
   packId: string | null;
+  /** The tokens the pack was sold with, from the session's metadata (`tokens`); null when absent. */
+  tokens: number | null;
   paid: boolean;
 }
 
@@ -86,5 +127,14 @@ export interface BillingProvider {
   createCustomer(request: CustomerRequest): Promise<{ customerId: string }>;
   createCheckoutSession(request: CheckoutRequest): Promise<{ url: string }>;
   createPortalSession(request: PortalRequest): Promise<{ url: string }>;
+  /** Hosted checkout in payment mode; `VALIDATION_ERROR` is not expected (the price is inline). */
+  createPaymentCheckout(request: PaymentCheckoutRequest): Promise<{ url: string }>;
+  /** The session with this id, or null when the provider has none (a made-up or foreign id). */
+  findCheckoutSession(sessionId: string): Promise<CheckoutSessionState | null>;
+  /**
+   * Records usage on a billing meter. An identifier the provider already counted is a success.
+   * `SERVICE_UNAVAILABLE` is transient (retry later); any other failure is permanent.
+   */
+  reportMeterEvent(event: MeterEvent): Promise<void>;
   parseWebhook(rawBody: string, signatureHeader: string): BillingEvent;
 }
