@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { randomBytes } from 'node:crypto';
+import type { CreditPack } from '../../core/ai/credit-pack';
+import { parseCreditPacks } from './ai-config';
 
 /**
  * Every `APP_*` setting, parsed once into one typed, frozen object. Invalid input
@@ -36,8 +38,10 @@ export interface AppConfig {
   passwordHashCost: number;
   /** `apiBaseUrl`: another Stripe-compatible host (stripe-mock, a test double); undefined is Stripe's. */
   stripe: { apiKey: string; webhookSecret: string; apiBaseUrl: string | undefined } | undefined;
-  /** Whether APP_OPENAI_API_KEY is set: `GET /config` reports it. The AI copilot adds its model and base URL. */
-  openai: { apiKey: string } | undefined;
+  /** Set with APP_OPENAI_API_KEY; unset, the copilot answers FEATURE_DISABLED. `baseUrl`: any OpenAI-compatible server. */
+  openai: { apiKey: string; model: string; baseUrl: string | undefined } | undefined;
+  /** The AI copilot's billing: the meter its overage is reported on, and the credit packs on sale. */
+  ai: { meterEventName: string; creditPacks: readonly CreditPack[] };
   logLevel: string;
   /** Shown as the TOTP issuer and the email sender's display name. */
   appName: string;
@@ -144,6 +148,10 @@ const rawSchema = v.object({
   APP_EMAIL_RETENTION_DAYS: v.optional(intIn(0, 3650), '7'),
   APP_STRIPE_API_BASE_URL: v.optional(url),
   APP_OPENAI_API_KEY: v.optional(nonEmpty),
+  APP_OPENAI_MODEL: v.optional(v.pipe(nonEmpty, v.maxLength(100, 'must be at most 100 characters')), 'gpt-5-mini'),
+  APP_OPENAI_BASE_URL: v.optional(url),
+  APP_STRIPE_AI_METER_EVENT: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'must be 1..100 of A-Z a-z 0-9 _ . : -')), 'ai_tokens'),
+  APP_AI_CREDIT_PACKS: v.optional(v.string()),
   APP_LOG_LEVEL: v.optional(
     v.picklist(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], 'must be trace, debug, info, warn, error, fatal or silent'),
     'info',
@@ -224,6 +232,9 @@ function build(raw: Raw): LoadedConfig {
     problems.push('APP_STRIPE_API_KEY and APP_STRIPE_WEBHOOK_SECRET must be set together');
   }
 
+  const creditPacks = parseCreditPacks(raw.APP_AI_CREDIT_PACKS);
+  if ('problems' in creditPacks) problems.push(...creditPacks.problems);
+
   const cronSecret = devSecret('APP_CRON_SECRET', raw.APP_CRON_SECRET);
   const jwtSecretKey = devSecret('APP_JWT_SECRET_KEY', raw.APP_JWT_SECRET_KEY);
   // Unlike the other secrets, a per-process key would make every stored TOTP secret unreadable
@@ -255,7 +266,8 @@ function build(raw: Raw): LoadedConfig {
     email,
     passwordHashCost: raw.APP_PASSWORD_HASH_COST,
     stripe,
-    openai: raw.APP_OPENAI_API_KEY ? { apiKey: raw.APP_OPENAI_API_KEY } : undefined,
+    openai: raw.APP_OPENAI_API_KEY ? { apiKey: raw.APP_OPENAI_API_KEY, model: raw.APP_OPENAI_MODEL, baseUrl: raw.APP_OPENAI_BASE_URL } : undefined,
+    ai: { meterEventName: raw.APP_STRIPE_AI_METER_EVENT, creditPacks: 'packs' in creditPacks ? creditPacks.packs : [] },
     logLevel: raw.APP_LOG_LEVEL,
     appName: raw.APP_NAME,
     encryptionKey: raw.APP_ENCRYPTION_KEY?.trim(),

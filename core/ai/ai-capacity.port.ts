@@ -27,6 +27,8 @@ export interface Reservation {
   feature: CopilotFeature;
   model: string;
   periodStart: Date;
+  /** The plan's `token_limit` when reserved (-1 unlimited): settlement charges the same allotment. */
+  allotmentLimit: number;
   inputEstimate: number;
   allotmentTokens: number;
   creditTokens: number;
@@ -74,10 +76,10 @@ export interface AiCapacity {
    * credits, then overage when the reservation allowed it), returns the rest to the balance, and
    * writes the call's one usage record, with an overage report for the billing provider when
    * overage was charged: all in one transaction. If the reservation was already released (it
-   * expired), only what is free at that moment is charged. Settling the same reservation twice
-   * is a bug: the adapter throws.
+   * expired), only what is free at that moment is charged. Null when the organization no longer
+   * exists (nothing is left to charge or log).
    */
-  settle(reservation: Reservation, call: SettledCall): Promise<UsageRecord>;
+  settle(reservation: Reservation, call: SettledCall): Promise<UsageRecord | null>;
   /** Gives everything held back, charges nothing, logs nothing. False when it was no longer held. */
   release(reservationId: number): Promise<boolean>;
   /** Releases up to `batchSize` reservations whose `expiresAt` ≤ `now`; returns how many. */

@@ -10,7 +10,8 @@ export type CopilotFeature = 'improve' | 'summarize';
 export interface UsageRecord {
   id: number;
   organizationId: number;
-  userId: number;
+  /** Null once the user is deleted: the organization's usage (and its bill) outlives them. */
+  userId: number | null;
   feature: CopilotFeature;
   model: string;
   inputTokens: number;

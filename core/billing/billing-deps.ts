@@ -6,6 +6,8 @@ import type { UnitOfWork } from '../shared/unit-of-work.port';
 import type { BillingProvider } from './billing-provider.port';
 import type { CreditPackFulfilment } from './credit-pack-fulfilment.port';
 import type { SubscriptionRepository } from './subscription-repository.port';
+import type { CreditLedger } from '../ai/credit-ledger.port';
+import type { CreditPack } from '../ai/credit-pack';
 
 /** What a billing use case is built from; each takes the `Pick` it needs as its one `deps`. */
 export interface BillingDeps {
@@ -14,6 +16,9 @@ export interface BillingDeps {
   organizations: Pick<OrganizationRepository, 'findById'>;
   /** Null until credit packs are sold: a paid one then fails, so the provider redelivers it later. */
   creditPacks: CreditPackFulfilment | null;
+  /** The packs on sale (APP_AI_CREDIT_PACKS). */
+  packs: readonly CreditPack[];
+  ledger: CreditLedger;
   tokenHasher: TokenHasher;
   unitOfWork: UnitOfWork;
   clock: Clock;

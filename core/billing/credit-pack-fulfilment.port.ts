@@ -5,6 +5,8 @@ export interface CreditPackPayment {
   checkoutSessionId: string;
   /** The pack bought, from the checkout's metadata; null when the session carried none. */
   packId: string | null;
+  /** The tokens the pack was sold with, from the checkout's metadata; null when absent. */
+  tokens: number | null;
   paidAt: Date;
 }
 

@@ -65,7 +65,7 @@ export class HandleBillingWebhook {
       this.deps.logger.error({ event_id: event.id, checkout_session_id: event.checkoutSessionId }, 'paid credit pack but no fulfilment is configured');
       throw serviceUnavailable('Credit packs cannot be fulfilled yet', 3600);
     }
-    await this.deps.creditPacks.fulfil({ organizationId, checkoutSessionId: event.checkoutSessionId, packId: event.packId, paidAt: event.occurredAt });
+    await this.deps.creditPacks.fulfil({ organizationId, checkoutSessionId: event.checkoutSessionId, packId: event.packId, tokens: event.tokens, paidAt: event.occurredAt });
     return 'applied';
   }
 }

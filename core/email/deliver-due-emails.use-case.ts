@@ -1,5 +1,6 @@
 import type { Clock } from '../shared/clock.port';
 import type { Logger } from '../shared/logger.port';
+import { equalJitterBackoffMs } from '../shared/retry-backoff';
 import { MailDeliveryError, type Mailer } from './mailer.port';
 import type { ClaimedEmail, OutboxDeliveryStore } from './outbox-delivery.port';
 
@@ -85,19 +86,9 @@ export class DeliverDueEmails {
       logger.error({ ...fields, kind, reason }, 'email dead-lettered');
       return 'dead';
     }
-    const delay = this.backoffMs(email.attempts);
+    const delay = equalJitterBackoffMs(this.policy, email.attempts, this.deps.random);
     await store.scheduleRetry(email.id, new Date(clock.now().getTime() + delay), reason);
     logger.warn({ ...fields, kind, reason, retry_in_ms: delay }, 'email delivery failed, will retry');
     return 'retried';
-  }
-
-  /**
-   * "Equal jitter": uniform in [ceiling/2, ceiling] with ceiling = min(cap, base·2^(n−1)). The
-   * jitter spreads senders that failed together; the floor keeps the total retry window (how long
-   * an outage can last before emails are dead-lettered) at least half its nominal length.
-   */
-  private backoffMs(attempt: number): number {
-    const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** (attempt - 1));
-    return Math.round(ceiling / 2 + this.deps.random() * (ceiling / 2));
   }
 }

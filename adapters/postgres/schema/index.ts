@@ -7,9 +7,10 @@ import { BillingEventSchema, SubscriptionSchema } from './billing.entities';
 import { MfaChallengeSchema, MfaRecoveryCodeSchema, UserTotpSchema } from './mfa.entities';
 import { PlanSchema } from './plan.entity';
 import { NoteSchema } from './note.entity';
+import { aiEntities } from './ai.entities';
 
 /**
  * The schema's source of truth. Migrations in ../migrations are generated from these
  * definitions and checked in; an integration test fails when the two drift apart.
  */
-export const entities = [OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema, SubscriptionSchema, BillingEventSchema, UserTotpSchema, MfaRecoveryCodeSchema, MfaChallengeSchema, PlanSchema, NoteSchema];
+export const entities = [OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema, SubscriptionSchema, BillingEventSchema, UserTotpSchema, MfaRecoveryCodeSchema, MfaChallengeSchema, PlanSchema, NoteSchema, ...aiEntities];

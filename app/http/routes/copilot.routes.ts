@@ -1,0 +1,91 @@
+import { Readable } from 'node:stream';
+import type { ImproveNote } from '../../../core/ai/improve-note.use-case';
+import type { RunCopilot } from '../../../core/ai/run-copilot';
+import type { SummarizeNote } from '../../../core/ai/summarize-note.use-case';
+import { defineRoute, type AnyRoute, type HandlerInput } from '../route';
+import { CopilotRequest } from '../schemas/ai.schemas';
+import { NoteIdParams } from '../schemas/note.schemas';
+import type { Caller } from '../../../core/accounts/caller';
+
+export interface CopilotUseCases {
+  improveNote: ImproveNote;
+  summarizeNote: SummarizeNote;
+}
+
+export interface CopilotRouteOptions {
+  /**
+   * The longest a call may run before it is aborted (and charged for what it used). Shorter than
+   * the reservation's lifetime, so a live call is always settled before the jobs could release it.
+   */
+  maxCallMs: number;
+}
+
+const TAG = 'AI';
+const TEXT = 'text/plain; charset=utf-8';
+
+const CHECKS =
+  'Checked in this order before a byte is streamed: the note is one of the caller\'s (404 `RESOURCE_NOT_FOUND`); AI is configured and the plan\'s `enable_ai` is on (403 `FEATURE_DISABLED` `{feature_key: "enable_ai"}`); the organization\'s AI capacity (allotment left plus credits) holds the call (403 `QUOTA_EXCEEDED` `{feature_key: "token_limit", limit}`). A model that fails before its first byte: 503 `SERVICE_UNAVAILABLE`, nothing charged. Then the answer streams as `text/plain`, chunk by chunk as the model writes; a failure mid-way cuts it short. Only the tokens the model used are charged (allotment first, then credits, then overage when both overage switches are on); a client that disconnects stops the model. The note is not changed.';
+
+/**
+ * Streams the model's answer as it comes: the response body is a stream fed delta by delta, each
+ * written to the socket as it arrives (nothing buffers it on the way), with the same headers as
+ * every response. The call is aborted when the client disconnects or runs past `maxCallMs`, and
+ * settled (charged for what it used) however it ends.
+ */
+async function stream(run: RunCopilot, options: CopilotRouteOptions, input: HandlerInput<typeof CopilotRequest, typeof NoteIdParams, undefined, 'member'>) {
+  const { ctx, params, body } = input;
+  const controller = new AbortController();
+  const deadline = setTimeout(() => controller.abort(), options.maxCallMs);
+  const onClose = () => {
+    if (!ctx.res.writableFinished) controller.abort();
+  };
+  ctx.res.once('close', onClose);
+  let call;
+  try {
+    call = await run.execute(input.caller as Caller, { noteId: params.note_id, tone: body.tone, signal: controller.signal });
+  } catch (error) {
+    clearTimeout(deadline);
+    ctx.res.off('close', onClose);
+    throw error;
+  }
+  const text = Readable.from(call.chunks(), { objectMode: false });
+  text.once('close', () => {
+    clearTimeout(deadline);
+    void call.close();
+  });
+  ctx.type = TEXT;
+  return { status: 200, body: text };
+}
+
+export function copilotRoutes(useCases: CopilotUseCases, options: CopilotRouteOptions): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/notes/{note_id}/copilot/improve',
+      tag: TAG,
+      operationId: 'improveNote',
+      summary: "Rewrite one of the caller's notes with the AI copilot, streamed",
+      description: `Rewrites the note for clarity, correctness and the requested \`tone\`. ${CHECKS}`,
+      access: 'member',
+      params: NoteIdParams,
+      body: CopilotRequest,
+      responses: { 200: { description: 'The rewritten note, streamed as the model writes it', mediaType: TEXT } },
+      errors: ['RESOURCE_NOT_FOUND', 'FEATURE_DISABLED', 'QUOTA_EXCEEDED', 'SERVICE_UNAVAILABLE'],
+      handler: (input) => stream(useCases.improveNote, options, input),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/notes/{note_id}/copilot/summarize',
+      tag: TAG,
+      operationId: 'summarizeNote',
+      summary: "Summarize one of the caller's notes with the AI copilot, streamed",
+      description: `Summarizes the note in a few sentences, in the requested \`tone\`. ${CHECKS}`,
+      access: 'member',
+      params: NoteIdParams,
+      body: CopilotRequest,
+      responses: { 200: { description: 'The summary, streamed as the model writes it', mediaType: TEXT } },
+      errors: ['RESOURCE_NOT_FOUND', 'FEATURE_DISABLED', 'QUOTA_EXCEEDED', 'SERVICE_UNAVAILABLE'],
+      handler: (input) => stream(useCases.summarizeNote, options, input),
+    }),
+  ];
+}

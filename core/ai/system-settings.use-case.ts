@@ -1,0 +1,26 @@
+import type { Caller } from '../accounts/caller';
+import { requireRole } from '../organizations/membership-rules';
+import type { AiDeps } from './ai-deps';
+import type { SystemSettings } from './system-settings.port';
+
+/** The deployment's switches (sys_admin). */
+export class GetSystemSettings {
+  constructor(private readonly deps: Pick<AiDeps, 'systemSettings'>) {}
+
+  execute(caller: Caller): Promise<SystemSettings> {
+    requireRole(caller, 'sys_admin');
+    return this.deps.systemSettings.get();
+  }
+}
+
+/** Changes the keys given and logs who changed what: these switches decide what customers are billed. */
+export class UpdateSystemSettings {
+  constructor(private readonly deps: Pick<AiDeps, 'systemSettings' | 'clock' | 'logger'>) {}
+
+  async execute(caller: Caller, changes: Partial<SystemSettings>): Promise<SystemSettings> {
+    requireRole(caller, 'sys_admin');
+    const settings = await this.deps.systemSettings.update(changes, this.deps.clock.now());
+    this.deps.logger.info({ user_id: caller.userId, organization_id: caller.organizationId, changes }, 'system settings changed');
+    return settings;
+  }
+}
