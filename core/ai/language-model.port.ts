@@ -18,13 +18,17 @@ export type ModelEvent = { type: 'delta'; text: string } | { type: 'usage'; inpu
  * A provider-neutral streaming text model.
  *
  * `stream` yields `delta` events as the provider sends them and, last, one `usage` event with the
- * tokens the provider reports for the whole call. Iteration ends after it; a provider whose stream
- * stops early ends iteration without one (the caller then estimates).
+ * tokens the provider reports for the whole call, also when the model stopped at
+ * `maxOutputTokens`. Iteration ends after it; a provider that finishes without reporting usage
+ * ends iteration without one (the caller then estimates).
  *
- * Failures: a provider that cannot be reached, refuses the request or fails on its side throws
- * DomainError `SERVICE_UNAVAILABLE`, whether before the first event or in the middle of the
- * stream. Aborting `request.signal` stops the provider call; iteration then ends, by returning or
- * by throwing, and the caller tells the two apart by the signal.
+ * Failures: a provider that cannot be reached, refuses the request (a bad key included: the
+ * error's `cause` keeps the provider's answer for the logs) or fails on its side throws DomainError
+ * `SERVICE_UNAVAILABLE`. Before the first event, nothing is yielded. In the middle of the stream
+ * (a failure event, or a connection that drops before the provider said it was done) the deltas
+ * that arrived are yielded, then it throws, never with a usage event: the caller estimates what
+ * those cost. Aborting `request.signal` stops the provider call; iteration then ends, by
+ * returning or by throwing, and the caller tells the two apart by the signal.
  */
 export interface LanguageModel {
   stream(request: ModelRequest): AsyncIterable<ModelEvent>;
