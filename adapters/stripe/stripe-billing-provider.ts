@@ -3,11 +3,14 @@ import type {
   BillingEvent,
   BillingProvider,
   CheckoutRequest,
+  CheckoutSessionState,
   CustomerRequest,
+  MeterEvent,
+  PaymentCheckoutRequest,
   PortalRequest,
 } from '../../core/billing/billing-provider.port';
 import { DomainError, serviceUnavailable } from '../../core/shared/domain-error';
-import { isWellFormedEvent, toBillingEvent } from './stripe-events';
+import { isWellFormedEvent, toBillingEvent, toCheckoutSessionState } from './stripe-events';
 
 /** The API version stripe 23.1.0 pins (node_modules/stripe/esm/apiVersion.js): requests and events speak it. */
 export const STRIPE_API_VERSION = '2026-10-28.endive';
@@ -32,11 +35,18 @@ function hostOptions(apiBaseUrl: string | undefined) {
 }
 
 /**
- * Customers, Checkout Sessions, billing-portal sessions and webhook verification through the
- * Stripe SDK. The SDK does not retry (`maxNetworkRetries: 0`): the caller is waiting, and the
- * idempotency keys make their own retry safe. The organization id travels as the session's
- * `client_reference_id` and as metadata on the customer, the session and the subscription, so
- * every later event names its organization.
+ * Stripe object ids are letters, digits and underscores. Anything else cannot name a session, and
+ * must not reach the URL: an empty id would ask for the session list instead.
+ */
+const STRIPE_ID = /^\w{1,255}$/;
+
+/**
+ * Customers, Checkout Sessions (subscriptions and one-time credit packs), billing-portal sessions,
+ * meter events and webhook verification through the Stripe SDK. The SDK does not retry
+ * (`maxNetworkRetries: 0`): the caller is waiting, and the idempotency keys (meter events: their
+ * identifiers) make their own retry safe. The organization id travels as the session's
+ * `client_reference_id` and as metadata on the customer, the session, the subscription and the
+ * payment, so every later event names its organization.
  */
 export class StripeBillingProvider implements BillingProvider {
   private readonly stripe: Stripe;
@@ -77,9 +87,57 @@ export class StripeBillingProvider implements BillingProvider {
         },
         { idempotencyKey: request.idempotencyKey },
       ),
+      refusedPrice,
     );
-    if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
-    return { url: session.url };
+    return { url: urlOf(session) };
+  }
+
+  async createPaymentCheckout(request: PaymentCheckoutRequest): Promise<{ url: string }> {
+    const organizationId = String(request.organizationId);
+    // On the payment too, so the charge in Stripe's dashboard says what it bought and for whom.
+    const metadata = { organization_id: organizationId, pack_id: request.packId, tokens: String(request.tokens) };
+    const { name, amountCents, currency } = request.item;
+    const session = await call(() =>
+      this.stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          customer: request.customerId,
+          line_items: [{ price_data: { currency, unit_amount: amountCents, product_data: { name } }, quantity: 1 }],
+          success_url: request.successUrl,
+          cancel_url: request.cancelUrl,
+          client_reference_id: organizationId,
+          metadata,
+          payment_intent_data: { metadata },
+        },
+        { idempotencyKey: request.idempotencyKey },
+      ),
+    );
+    return { url: urlOf(session) };
+  }
+
+  async findCheckoutSession(sessionId: string): Promise<CheckoutSessionState | null> {
+    if (!STRIPE_ID.test(sessionId)) return null;
+    try {
+      return toCheckoutSessionState(await this.stripe.checkout.sessions.retrieve(sessionId));
+    } catch (error) {
+      if (isUnknownId(error)) return null;
+      throw toDomainError(error);
+    }
+  }
+
+  async reportMeterEvent(event: MeterEvent): Promise<void> {
+    try {
+      await this.stripe.billing.meterEvents.create({
+        event_name: event.eventName,
+        payload: { stripe_customer_id: event.customerId, value: String(event.value) },
+        identifier: event.identifier,
+        timestamp: Math.floor(event.timestamp.getTime() / 1000),
+      });
+    } catch (error) {
+      // Stripe refuses an identifier it already counted instead of answering it again: the usage is recorded.
+      if (isDuplicateMeterEvent(error)) return;
+      throw toDomainError(error);
+    }
   }
 
   async createPortalSession(request: PortalRequest): Promise<{ url: string }> {
@@ -102,11 +160,17 @@ export class StripeBillingProvider implements BillingProvider {
   }
 }
 
-async function call<T>(request: () => Promise<T>): Promise<T> {
+function urlOf(session: Stripe.Checkout.Session): string {
+  if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
+  return session.url;
+}
+
+/** `refusal` turns a refusal the caller can act on into a DomainError; anything else is handled as by toDomainError. */
+async function call<T>(request: () => Promise<T>, refusal: (error: unknown) => unknown = toDomainError): Promise<T> {
   try {
     return await request();
   } catch (error) {
-    throw toDomainError(error);
+    throw refusal(error);
   }
 }
 
@@ -117,9 +181,33 @@ function toDomainError(error: unknown): unknown {
   if (error instanceof Stripe.errors.StripeConnectionError || status === undefined || status === 429 || status >= 500) {
     return serviceUnavailable('The payment provider is unavailable, try again shortly', 30);
   }
+  // Anything else (a bad API key, a request this adapter built wrongly) is ours to fix: a logged 500.
+  return error;
+}
+
+/** A subscription checkout names a price that must exist at Stripe: its refusal is the caller's input error. */
+function refusedPrice(error: unknown): unknown {
   if (error instanceof Stripe.errors.StripeInvalidRequestError && error.param?.includes('price')) {
     return new DomainError('VALIDATION_ERROR', 'The request is invalid', { priceId: 'The payment provider does not know this price' });
   }
-  // Anything else (a bad API key, a request this adapter built wrongly) is ours to fix: a logged 500.
-  return error;
+  return toDomainError(error);
+}
+
+/**
+ * Stripe answers an id it has no session for with 404 `resource_missing` ("No such
+ * checkout.session"), and one it cannot parse with "Invalid checkout.session id" (400 or 404).
+ * The request carries nothing but the id, so either refusal is about the id.
+ */
+function isUnknownId(error: unknown): boolean {
+  return error instanceof Stripe.errors.StripeInvalidRequestError && (error.statusCode === 404 || error.statusCode === 400);
+}
+
+/**
+ * A resent identifier (within Stripe's window of at least 24 hours) is refused with 400. The v2
+ * API documents the code `duplicate_meter_event`; the v1 endpoint has been seen to send only the
+ * message "An event already exists with identifier …", so either is recognised.
+ */
+function isDuplicateMeterEvent(error: unknown): boolean {
+  if (!(error instanceof Stripe.errors.StripeInvalidRequestError) || error.statusCode !== 400) return false;
+  return error.code === 'duplicate_meter_event' || /event already exists with identifier/i.test(error.message);
 }

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import * as v from 'valibot';
-import type { BillingEvent } from '../../core/billing/billing-provider.port';
+import type { BillingEvent, CheckoutSessionState } from '../../core/billing/billing-provider.port';
 import { isSubscriptionStatus } from '../../core/billing/subscription';
 
 /** Every id this service stores lives in a varchar(255). */
@@ -52,6 +52,8 @@ const SubscriptionObject = v.looseObject({
 
 const SCHEMA_BY_TYPE: Record<string, v.GenericSchema> = {
   'checkout.session.completed': CheckoutSession,
+  // Read exactly as a completed session is, so it must pass the same checks.
+  'checkout.session.async_payment_succeeded': CheckoutSession,
   'customer.subscription.created': SubscriptionObject,
   'customer.subscription.updated': SubscriptionObject,
   'customer.subscription.deleted': SubscriptionObject,
@@ -63,9 +65,10 @@ export function isWellFormedEvent(event: unknown): event is Stripe.Event {
   if (!v.is(EventEnvelope, event) || Array.isArray(event.data.object)) return false;
   const schema = SCHEMA_BY_TYPE[event.type];
   if (!schema || !v.is(schema, event.data.object)) return !schema;
-  // The price id is written into the subscription too; metadata ids are parsed, not stored.
-  const priceId = (event.data.object as { metadata?: Record<string, string> | null }).metadata?.price_id;
-  return priceId === undefined || priceId.length <= STRIPE_ID_MAX;
+  // The price id is written into the subscription and the pack id into the credit ledger; other
+  // metadata is parsed, not stored.
+  const metadata = (event.data.object as { metadata?: Record<string, string> | null }).metadata;
+  return [metadata?.price_id, metadata?.pack_id].every((value) => value === undefined || value.length <= STRIPE_ID_MAX);
 }
 
 const MAX_INT4 = 2_147_483_647;
@@ -77,11 +80,38 @@ function organizationIdOf(value: string | null | undefined): number | null {
   return id <= MAX_INT4 ? id : null;
 }
 
+/** A pack's token count as written into the session's metadata: a plain non-negative integer, else null. */
+function tokensOf(value: string | null | undefined): number | null {
+  if (!value || !/^(0|[1-9]\d{0,14})$/.test(value)) return null;
+  return Number(value);
+}
+
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   value === null || value === undefined ? null : typeof value === 'string' ? value : value.id;
 
 const fromUnixSeconds = (seconds: number) => new Date(seconds * 1000);
 const optionalDate = (seconds: number | null | undefined) => (seconds ? fromUnixSeconds(seconds) : null);
+
+const packOf = (metadata: Record<string, string> | null | undefined) => ({ packId: metadata?.pack_id ?? null, tokens: tokensOf(metadata?.tokens) });
+
+const SESSION_MODES: readonly string[] = ['payment', 'subscription', 'setup'] satisfies CheckoutSessionState['mode'][];
+const isSessionMode = (mode: string): mode is CheckoutSessionState['mode'] => SESSION_MODES.includes(mode);
+
+/** A retrieved Checkout Session in provider-neutral terms. */
+export function toCheckoutSessionState(session: Stripe.Checkout.Session): CheckoutSessionState {
+  const mode = session.mode;
+  // A mode Stripe added after this code was written is not guessed at.
+  if (!isSessionMode(mode)) throw new Error(`Stripe returned a checkout session in mode ${mode}`);
+  return {
+    id: session.id,
+    organizationId: organizationIdOf(session.client_reference_id ?? session.metadata?.organization_id),
+    customerId: idOf(session.customer),
+    mode,
+    // Only the statuses that mean nothing is owed: one Stripe adds later is not taken for money received.
+    paid: session.payment_status === 'paid' || session.payment_status === 'no_payment_required',
+    ...packOf(session.metadata),
+  };
+}
 
 /** Stripe events in provider-neutral terms; anything this service does not act on is `ignored`. */
 export function toBillingEvent(event: Stripe.Event): BillingEvent {
@@ -96,7 +126,8 @@ export function toBillingEvent(event: Stripe.Event): BillingEvent {
       // `no_payment_required` is a free trial or a 100 % discount: nothing is owed.
       const paid = session.payment_status !== 'unpaid';
       if (session.mode === 'payment') {
-        return { ...base, kind: 'payment-completed', organizationId, customerId, checkoutSessionId: session.id, packId: session.metadata?.pack_id ?? null, paid };
+        const { packId, tokens } = packOf(session.metadata);
+        return { ...base, kind: 'payment-completed', organizationId, customerId, checkoutSessionId: session.id, packId, tokens, paid };
       }
       if (session.mode !== 'subscription' || event.type !== 'checkout.session.completed') return ignored;
       return { ...base, kind: 'checkout-completed', organizationId, customerId, subscriptionId: idOf(session.subscription), paid };

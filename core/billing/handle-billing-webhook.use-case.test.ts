@@ -66,6 +66,7 @@ const paid = (organizationId: number | null, overrides: Partial<PaymentCompleted
   customerId: 'cus_1',
   checkoutSessionId: 'cs_pack_1',
   packId: 'pack_5m',
+  tokens: 5_000_000,
   paid: true,
   ...overrides,
 });

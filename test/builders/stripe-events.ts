@@ -17,14 +17,33 @@ const envelope = (id: string, type: string, object: Record<string, unknown>, cre
   data: { object },
 });
 
+/** A Checkout Session event around `session` as it is now (test/fakes/stripe-fake.ts signs these for the sessions it holds). */
+export const checkoutSessionEvent = (
+  id: string,
+  type: 'checkout.session.completed' | 'checkout.session.async_payment_succeeded',
+  session: Record<string, unknown>,
+  created: number,
+) => envelope(id, type, session, created);
+
 export const NOW_SECONDS = 1_795_000_000; // 2026-11-18
 
 export function checkoutCompleted(
   id: string,
   organizationId: number | string,
-  options: { created?: number; paymentStatus?: string; mode?: 'subscription' | 'payment'; sessionId?: string; packId?: string; customer?: string; type?: string } = {},
+  options: {
+    created?: number;
+    paymentStatus?: string;
+    mode?: 'subscription' | 'payment';
+    sessionId?: string;
+    packId?: string;
+    /** A payment session's `tokens` metadata: default 5000000 (pack_5m's), null to leave it out. */
+    tokens?: number | string | null;
+    customer?: string;
+    type?: string;
+  } = {},
 ) {
   const mode = options.mode ?? 'subscription';
+  const tokens = options.tokens === undefined ? 5_000_000 : options.tokens;
   return envelope(
     id,
     options.type ?? 'checkout.session.completed',
@@ -40,7 +59,7 @@ export function checkoutCompleted(
       metadata:
         mode === 'subscription'
           ? { organization_id: String(organizationId), price_id: 'price_basic' }
-          : { organization_id: String(organizationId), pack_id: options.packId ?? 'pack_5m' },
+          : { organization_id: String(organizationId), pack_id: options.packId ?? 'pack_5m', ...(tokens === null ? {} : { tokens: String(tokens) }) },
     },
     options.created ?? NOW_SECONDS,
   );
@@ -138,6 +157,7 @@ export function stripeEventFor(event: BillingEvent) {
           metadata: {
             ...(event.organizationId === null ? {} : { organization_id: String(event.organizationId) }),
             ...(event.packId === null ? {} : { pack_id: event.packId }),
+            ...(event.tokens === null ? {} : { tokens: String(event.tokens) }),
           },
         },
         unixSeconds(event.occurredAt),

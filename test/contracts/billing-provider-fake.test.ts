@@ -12,7 +12,10 @@ describeBillingProviderContract('FakeBillingProvider', async () => {
       const { rawBody, signature } = FakeBillingProvider.signed(event, options);
       return { payload: rawBody, signature };
     },
-    failNextCheckoutWithOutage: () => provider.failNextCheckout(serviceUnavailable()),
+    failNextCallWithOutage: () => provider.failNext(serviceUnavailable()),
+    sessionIdFrom: (url) => provider.sessionIdFrom(url),
+    completeSession: (id, options) => provider.completeSession(id, options),
+    countedMeterEvents: () => provider.meterEvents,
     teardown: async () => undefined,
   };
 });

@@ -20,7 +20,17 @@ describe('StripeBillingProvider against the Stripe fake', () => {
     provider: new StripeBillingProvider({ apiKey: API_KEY, webhookSecret: SECRET, apiBaseUrl: fake.url, timeoutMs: 5_000 }),
     knownPrices: PRICES,
     webhook: (event, options = {}) => signed(stripeEventFor(event), options.secret ?? SECRET, options.at),
-    failNextCheckoutWithOutage: () => fake.failNext('server-error'),
+    failNextCallWithOutage: () => fake.failNext('server-error'),
+    sessionIdFrom: (url) => fake.sessionIdFrom(url),
+    completeSession: (id, options) => fake.completeSession(id, options),
+    countedMeterEvents: () =>
+      fake.meterEvents.map(({ eventName, customerId, value, identifier, timestamp }) => ({
+        eventName,
+        customerId,
+        value: Number(value),
+        identifier,
+        timestamp: new Date(timestamp * 1000),
+      })),
     teardown: async () => undefined,
   }));
 });

@@ -4,6 +4,8 @@ import type {
   BillingProvider,
   CheckoutCompletedEvent,
   CheckoutRequest,
+  MeterEvent,
+  PaymentCheckoutRequest,
   PaymentCompletedEvent,
   SubscriptionChangedEvent,
 } from '../../core/billing/billing-provider.port';
@@ -14,8 +16,14 @@ export interface BillingProviderHarness {
   knownPrices: readonly string[];
   /** The provider's wire form of `event` and its signature header, signed at `at` (default now) with `secret` (default the right one). */
   webhook(event: BillingEvent, options?: { at?: Date; secret?: string }): { payload: string; signature: string };
-  /** The next checkout meets a provider that fails on its side. */
-  failNextCheckoutWithOutage(): void;
+  /** The next call, of any kind, meets a provider that fails on its side. */
+  failNextCallWithOutage(): void;
+  /** The provider's session id behind a checkout URL it handed out (what the hosted page would pass on). */
+  sessionIdFrom(url: string): string;
+  /** The customer finishes the hosted checkout, paid or with a delayed payment still pending. */
+  completeSession(sessionId: string, options: { paid: boolean }): void;
+  /** The meter events the provider counted, in provider-neutral terms. */
+  countedMeterEvents(): Pick<MeterEvent, 'eventName' | 'customerId' | 'value' | 'identifier' | 'timestamp'>[];
   teardown(): Promise<void>;
 }
 
@@ -45,6 +53,7 @@ const paymentCompleted: PaymentCompletedEvent = {
   customerId: 'cus_contract',
   checkoutSessionId: 'cs_contract_pack',
   packId: 'pack_5m',
+  tokens: 5_000_000,
   paid: true,
 };
 
@@ -93,6 +102,29 @@ export function describeBillingProviderContract(name: string, setup: () => Promi
       };
     };
 
+    const aPaymentCheckout = (overrides: Partial<PaymentCheckoutRequest> = {}): PaymentCheckoutRequest => {
+      sequence += 1;
+      return {
+        organizationId: 42,
+        customerId,
+        item: { name: '5M AI tokens', amountCents: 1_900, currency: 'eur' },
+        packId: 'pack_5m',
+        tokens: 5_000_000,
+        successUrl: 'https://app.example.test/billing?pack=success',
+        cancelUrl: 'https://app.example.test/billing?pack=cancelled',
+        idempotencyKey: `pack-contract-${process.pid}-${sequence}`,
+        ...overrides,
+      };
+    };
+
+    // Whole seconds, as the provider keeps them.
+    const aMeterEvent = (overrides: Partial<MeterEvent> = {}): MeterEvent => {
+      sequence += 1;
+      return { eventName: 'ai_tokens', customerId, value: 1_234, identifier: `usage-contract-${process.pid}-${sequence}`, timestamp: new Date(T0.getTime() - 60_000), ...overrides };
+    };
+
+    const counted = (identifier: string) => h.countedMeterEvents().filter((event) => event.identifier === identifier);
+
     const parse = (event: BillingEvent) => {
       const { payload, signature } = h.webhook(event);
       return h.provider.parseWebhook(payload, signature);
@@ -129,9 +161,72 @@ export function describeBillingProviderContract(name: string, setup: () => Promi
     });
 
     it('reports a provider failing on its side as unavailable, and works again afterwards', async () => {
-      h.failNextCheckoutWithOutage();
+      h.failNextCallWithOutage();
       await expect(h.provider.createCheckoutSession(aCheckout())).rejects.toMatchObject(OUTAGE);
       await expect(h.provider.createCheckoutSession(aCheckout())).resolves.toHaveProperty('url');
+    });
+
+    it('opens a payment checkout whose session is found by id, unpaid until the customer pays, carrying organization, pack and tokens', async () => {
+      const { url } = await h.provider.createPaymentCheckout(aPaymentCheckout());
+      expect(new URL(url).protocol).toBe('https:');
+      const id = h.sessionIdFrom(url);
+      const open = { id, organizationId: 42, customerId, mode: 'payment', paid: false, packId: 'pack_5m', tokens: 5_000_000 };
+
+      await expect(h.provider.findCheckoutSession(id)).resolves.toEqual(open);
+      h.completeSession(id, { paid: false });
+      await expect(h.provider.findCheckoutSession(id)).resolves.toEqual(open);
+      h.completeSession(id, { paid: true });
+      await expect(h.provider.findCheckoutSession(id)).resolves.toEqual({ ...open, paid: true });
+    });
+
+    it('answers a replayed payment checkout with the same session, and another key with another one', async () => {
+      const request = aPaymentCheckout();
+      const first = await h.provider.createPaymentCheckout(request);
+      await expect(h.provider.createPaymentCheckout(request)).resolves.toEqual(first);
+      const other = await h.provider.createPaymentCheckout(aPaymentCheckout({ packId: 'pack_20m', tokens: 20_000_000 }));
+      expect(other).not.toEqual(first);
+      await expect(h.provider.findCheckoutSession(h.sessionIdFrom(other.url))).resolves.toMatchObject({ packId: 'pack_20m', tokens: 20_000_000 });
+    });
+
+    it('finds a subscription checkout too, with no pack on it', async () => {
+      const { url } = await h.provider.createCheckoutSession(aCheckout());
+      const id = h.sessionIdFrom(url);
+      await expect(h.provider.findCheckoutSession(id)).resolves.toEqual({ id, organizationId: 42, customerId, mode: 'subscription', paid: false, packId: null, tokens: null });
+    });
+
+    it('finds no session for an id it never issued, well-formed or not', async () => {
+      for (const id of ['cs_test_a1b2c3d4e5f6a1b2c3d4e5f6', 'cs_nobody', 'not_a_session', 'not a session', '../customers', '', 'cs_'.padEnd(300, 'x')]) {
+        await expect(h.provider.findCheckoutSession(id), JSON.stringify(id)).resolves.toBeNull();
+      }
+    });
+
+    it('reports an outage while looking a session up as unavailable, not as a missing session', async () => {
+      const { url } = await h.provider.createPaymentCheckout(aPaymentCheckout());
+      h.failNextCallWithOutage();
+      await expect(h.provider.findCheckoutSession(h.sessionIdFrom(url))).rejects.toMatchObject(OUTAGE);
+    });
+
+    it('counts a meter event once per identifier, however often it is reported', async () => {
+      const event = aMeterEvent();
+      await h.provider.reportMeterEvent(event);
+      await h.provider.reportMeterEvent(event);
+      const { eventName, customerId: customer, value, identifier, timestamp } = event;
+      expect(counted(identifier)).toEqual([{ eventName, customerId: customer, value, identifier, timestamp }]);
+
+      const another = aMeterEvent({ value: 7 });
+      await h.provider.reportMeterEvent(another);
+      expect(counted(another.identifier)).toEqual([expect.objectContaining({ value: 7 })]);
+    });
+
+    it('reports an outage while metering as unavailable, and counts the retry once', async () => {
+      const event = aMeterEvent();
+      h.failNextCallWithOutage();
+      await expect(h.provider.reportMeterEvent(event)).rejects.toMatchObject(OUTAGE);
+      expect(counted(event.identifier)).toEqual([]);
+
+      await h.provider.reportMeterEvent(event);
+      await h.provider.reportMeterEvent(event);
+      expect(counted(event.identifier)).toHaveLength(1);
     });
 
     it('reads a completed checkout, paid or not, and one whose organization is not ours', () => {
@@ -142,10 +237,12 @@ export function describeBillingProviderContract(name: string, setup: () => Promi
       expect(parse(foreign)).toEqual(foreign);
     });
 
-    it('reads a completed one-time payment (a credit pack), paid or pending', () => {
+    it('reads a completed one-time payment (a credit pack) with its tokens, paid or pending', () => {
       expect(parse(paymentCompleted)).toEqual(paymentCompleted);
-      const pending: PaymentCompletedEvent = { ...paymentCompleted, id: 'evt_contract_pending', paid: false, packId: null };
+      const pending: PaymentCompletedEvent = { ...paymentCompleted, id: 'evt_contract_pending', paid: false, packId: null, tokens: null };
       expect(parse(pending)).toEqual(pending);
+      const bigger: PaymentCompletedEvent = { ...paymentCompleted, id: 'evt_contract_bigger', packId: 'pack_20m', tokens: 20_000_000 };
+      expect(parse(bigger)).toEqual(bigger);
     });
 
     it('reads a subscription change, with or without a price and a period end', () => {
