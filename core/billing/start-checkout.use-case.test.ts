@@ -9,7 +9,7 @@ import { StartCheckout } from './start-checkout.use-case';
 async function setup() {
   const h = plansHarness();
   const provider = new FakeBillingProvider();
-  const deps: Omit<BillingDeps, 'creditPacks' | 'unitOfWork' | 'logger'> = {
+  const deps: Omit<BillingDeps, 'creditPacks' | 'unitOfWork' | 'logger' | 'packs' | 'ledger'> = {
     provider,
     subscriptions: h.subscriptions,
     organizations: h.ports.organizations,
