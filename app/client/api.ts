@@ -839,6 +839,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/billing/credit-packs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The AI credit packs on sale
+         * @description Packs of AI tokens sold for a one-time payment. Credits never expire; they are spent after the plan’s allotment for the period.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
+        get: operations["listCreditPacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/credit-packs/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a Stripe Checkout (payment mode) for a credit pack
+         * @description Starts a one-time Stripe Checkout for `pack_id`, priced inline: redirect the user to `url`. Back on the success page (`APP_BASE_WEB_URL/billing?credit_pack=success&session_id=…`), call verify with the `session_id`. An unknown `pack_id`: 422. 503 while Stripe is not configured.
+         *
+         *     **Access:** `org_admin` or above (session cookie).
+         */
+        post: operations["createCreditPackCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/credit-packs/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credit a paid credit-pack checkout now, without waiting for the webhook
+         * @description Asks Stripe about the checkout session and credits its pack if it is paid: `fulfilled`. Not paid yet (an asynchronous payment method): `pending`. A pack is credited exactly once, whichever of this call and the webhook comes first. A session of another organization, or unknown: 404 `RESOURCE_NOT_FOUND`. 503 while Stripe is not configured.
+         *
+         *     **Access:** `org_admin` or above (session cookie).
+         */
+        post: operations["verifyCreditPackCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/config": {
         parameters: {
             query?: never;
@@ -1127,6 +1193,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/notes/{note_id}/copilot/improve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rewrite one of the caller's notes with the AI copilot, streamed
+         * @description Rewrites the note for clarity, correctness and the requested `tone`. Checked in this order before a byte is streamed: the note is one of the caller's (404 `RESOURCE_NOT_FOUND`); AI is configured and the plan's `enable_ai` is on (403 `FEATURE_DISABLED` `{feature_key: "enable_ai"}`); the organization's AI capacity (allotment left plus credits) holds the call (403 `QUOTA_EXCEEDED` `{feature_key: "token_limit", limit}`). A model that fails before its first byte: 503 `SERVICE_UNAVAILABLE`, nothing charged. Then the answer streams as `text/plain`, chunk by chunk as the model writes; a failure mid-way cuts it short. Only the tokens the model used are charged (allotment first, then credits, then overage when both overage switches are on); a client that disconnects stops the model. The note is not changed.
+         *
+         *     **Access:** `member` or above (session cookie).
+         */
+        post: operations["improveNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notes/{note_id}/copilot/summarize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Summarize one of the caller's notes with the AI copilot, streamed
+         * @description Summarizes the note in a few sentences, in the requested `tone`. Checked in this order before a byte is streamed: the note is one of the caller's (404 `RESOURCE_NOT_FOUND`); AI is configured and the plan's `enable_ai` is on (403 `FEATURE_DISABLED` `{feature_key: "enable_ai"}`); the organization's AI capacity (allotment left plus credits) holds the call (403 `QUOTA_EXCEEDED` `{feature_key: "token_limit", limit}`). A model that fails before its first byte: 503 `SERVICE_UNAVAILABLE`, nothing charged. Then the answer streams as `text/plain`, chunk by chunk as the model writes; a failure mid-way cuts it short. Only the tokens the model used are charged (allotment first, then credits, then overage when both overage switches are on); a client that disconnects stops the model. The note is not changed.
+         *
+         *     **Access:** `member` or above (session cookie).
+         */
+        post: operations["summarizeNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's AI usage in the current period, and the caller's share
+         * @description The usage period (`start` included, `end` excluded), the plan's `token_limit` (-1 unlimited), the tokens charged to the allotment and to overage in it, the credit balance, and the tokens the caller's own calls used.
+         *
+         *     **Access:** `member` or above (session cookie).
+         */
+        get: operations["getUsageSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * AI calls, newest first: a member sees their own, an org_admin the whole organization’s
+         * @description One row per settled copilot call: the tokens the model used and how they were charged (allotment, credits, overage), and their cost. With `limit`, one page and `Link: <…>; rel="next"` while more remain.
+         *
+         *     **Access:** `member` or above (session cookie).
+         */
+        get: operations["listUsageHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage/top-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's ten heaviest AI users in the current period
+         * @description Tokens (input plus output) per user in the current usage period, most first, at most 10.
+         *
+         *     **Access:** `org_admin` or above (session cookie).
+         */
+        get: operations["listTopUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/system": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deployment's settings
+         * @description `ai_overage_enabled`: whether organizations that turn on their own `overage_enabled` may use AI beyond their capacity, billed as overage. Off by default.
+         *
+         *     **Access:** `sys_admin` or above (session cookie).
+         */
+        get: operations["getSystemSettings"];
+        /**
+         * Change any of the deployment’s settings; unknown keys are refused
+         * @description Changes any of the settings sent; unknown keys or wrong types are 422. Each change is logged with who made it.
+         *
+         *     **Access:** `sys_admin` or above (session cookie).
+         */
+        put: operations["updateSystemSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1154,6 +1358,14 @@ export interface components {
             /** @description The hosted checkout page to redirect the user to */
             url: string;
         };
+        CopilotRequest: {
+            /**
+             * @description How the answer should sound; default `neutral`
+             * @default neutral
+             * @enum {string}
+             */
+            tone: "neutral" | "formal" | "friendly" | "concise";
+        };
         CreateInvitationRequest: {
             /** Format: email */
             email: string;
@@ -1167,6 +1379,26 @@ export interface components {
         CreateProjectRequest: {
             name: string;
             description?: string | null;
+        };
+        CreditPack: {
+            id: string;
+            name: string;
+            /** @description Tokens */
+            tokens: number;
+            /** @description The price in the currency’s smallest unit */
+            amount_cents: number;
+            /** @description Lower-case ISO 4217, e.g. `usd` */
+            currency: string;
+        };
+        CreditPackCheckoutRequest: {
+            pack_id: string;
+        };
+        CreditPackStatus: {
+            /**
+             * @description `pending`: not paid yet (an asynchronous payment method); ask again later
+             * @enum {string}
+             */
+            status: "fulfilled" | "pending";
         };
         EmailRequest: {
             /** Format: email */
@@ -1220,6 +1452,18 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        Period: {
+            /**
+             * Format: date-time
+             * @description Included
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @description Excluded: the next period's start
+             */
+            end: string;
+        };
         Pong: {
             /** @constant */
             message: "pong";
@@ -1262,8 +1506,20 @@ export interface components {
             /** @constant */
             success: true;
         };
+        SystemSettings: {
+            ai_overage_enabled: boolean;
+        };
+        SystemSettingsRequest: {
+            ai_overage_enabled?: boolean;
+        };
         TokenRequest: {
             token: string;
+        };
+        TopUser: {
+            user_id: number;
+            email: string;
+            /** @description Tokens */
+            tokens: number;
         };
         UpdateMemberRoleRequest: {
             role: components["schemas"]["RoleName"];
@@ -1275,6 +1531,42 @@ export interface components {
         UpdateProjectRequest: {
             name?: string | null;
             description?: string | null;
+        };
+        UsageRecord: {
+            id: number;
+            organization_id: number;
+            /** @description Null once the user is deleted */
+            user_id: number | null;
+            /** @enum {string} */
+            feature: "improve" | "summarize";
+            model: string;
+            /** @description Tokens */
+            input_tokens: number;
+            /** @description Tokens */
+            output_tokens: number;
+            /** @description Tokens */
+            allotment_tokens: number;
+            /** @description Tokens */
+            credit_tokens: number;
+            /** @description Tokens */
+            overage_tokens: number;
+            /** @description From the model price table; null for a model without a price */
+            cost_usd: number | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        UsageSummary: {
+            period: components["schemas"]["Period"];
+            /** @description The plan's AI tokens per period; -1 is unlimited */
+            token_limit: number;
+            /** @description Tokens charged to the allotment this period */
+            allotment_used: number;
+            /** @description Credit tokens left (bought in packs; they never expire) */
+            credit_balance: number;
+            /** @description Tokens billed as overage this period */
+            overage_tokens: number;
+            /** @description Tokens the caller's own calls used this period */
+            my_tokens: number;
         };
         User: {
             id: number;
@@ -1291,6 +1583,10 @@ export interface components {
         };
         UserId: {
             user_id: number;
+        };
+        VerifyCreditPackRequest: {
+            /** @description The `session_id` the checkout returned to the success URL with */
+            session_id: string;
         };
         WebhookReceived: {
             /** @constant */
@@ -1346,9 +1642,13 @@ export type AcceptInvitationRequest = components['schemas']['AcceptInvitationReq
 export type ApiIndex = components['schemas']['ApiIndex'];
 export type CheckoutRequest = components['schemas']['CheckoutRequest'];
 export type CheckoutSession = components['schemas']['CheckoutSession'];
+export type CopilotRequest = components['schemas']['CopilotRequest'];
 export type CreateInvitationRequest = components['schemas']['CreateInvitationRequest'];
 export type CreateOrganizationRequest = components['schemas']['CreateOrganizationRequest'];
 export type CreateProjectRequest = components['schemas']['CreateProjectRequest'];
+export type CreditPack = components['schemas']['CreditPack'];
+export type CreditPackCheckoutRequest = components['schemas']['CreditPackCheckoutRequest'];
+export type CreditPackStatus = components['schemas']['CreditPackStatus'];
 export type EmailRequest = components['schemas']['EmailRequest'];
 export type Health = components['schemas']['Health'];
 export type IdpAuthorizeUrl = components['schemas']['IdpAuthorizeUrl'];
@@ -1356,6 +1656,7 @@ export type Invitation = components['schemas']['Invitation'];
 export type LoginRequest = components['schemas']['LoginRequest'];
 export type Member = components['schemas']['Member'];
 export type Organization = components['schemas']['Organization'];
+export type Period = components['schemas']['Period'];
 export type Pong = components['schemas']['Pong'];
 export type Project = components['schemas']['Project'];
 export type ResetPasswordRequest = components['schemas']['ResetPasswordRequest'];
@@ -1364,12 +1665,18 @@ export type RoleName = components['schemas']['RoleName'];
 export type SignupOrgRequest = components['schemas']['SignupOrgRequest'];
 export type SignupRequest = components['schemas']['SignupRequest'];
 export type Success = components['schemas']['Success'];
+export type SystemSettings = components['schemas']['SystemSettings'];
+export type SystemSettingsRequest = components['schemas']['SystemSettingsRequest'];
 export type TokenRequest = components['schemas']['TokenRequest'];
+export type TopUser = components['schemas']['TopUser'];
 export type UpdateMemberRoleRequest = components['schemas']['UpdateMemberRoleRequest'];
 export type UpdatePasswordRequest = components['schemas']['UpdatePasswordRequest'];
 export type UpdateProjectRequest = components['schemas']['UpdateProjectRequest'];
+export type UsageRecord = components['schemas']['UsageRecord'];
+export type UsageSummary = components['schemas']['UsageSummary'];
 export type User = components['schemas']['User'];
 export type UserId = components['schemas']['UserId'];
+export type VerifyCreditPackRequest = components['schemas']['VerifyCreditPackRequest'];
 export type WebhookReceived = components['schemas']['WebhookReceived'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ErrorResponse = components['schemas']['ErrorResponse'];
@@ -4014,6 +4321,215 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
+    listCreditPacks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The packs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditPack"][];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    createCreditPackCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditPackCheckoutRequest"];
+            };
+        };
+        responses: {
+            /** @description Where to send the user to pay */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSession"];
+                };
+            };
+            /** @description MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    verifyCreditPackCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyCreditPackRequest"];
+            };
+        };
+        responses: {
+            /** @description Whether the pack is credited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditPackStatus"];
+                };
+            };
+            /** @description MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
     getConfig: {
         parameters: {
             query?: never;
@@ -5282,6 +5798,446 @@ export interface operations {
             };
             /** @description RESOURCE_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    improveNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The note's id */
+                note_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CopilotRequest"];
+            };
+        };
+        responses: {
+            /** @description The rewritten note, streamed as the model writes it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; charset=utf-8": string;
+                };
+            };
+            /** @description MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FEATURE_DISABLED, QUOTA_EXCEEDED, ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    summarizeNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The note's id */
+                note_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CopilotRequest"];
+            };
+        };
+        responses: {
+            /** @description The summary, streamed as the model writes it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; charset=utf-8": string;
+                };
+            };
+            /** @description MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FEATURE_DISABLED, QUOTA_EXCEEDED, ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    getUsageSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageSummary"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listUsageHistory: {
+        parameters: {
+            query?: {
+                /** @description At most this many usage records; without it, all of them */
+                limit?: number;
+                /** @description Opaque: where the previous page ended, as given in its `Link` header's next URL */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of usage records; all of them without `limit` */
+            200: {
+                headers: {
+                    /** @description Sent while more remain, with `limit` only: `<…?limit=N&cursor=…>; rel="next"`, the next page's URL to follow as it is */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageRecord"][];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listTopUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users, most tokens first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUser"][];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    getSystemSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemSettings"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateSystemSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SystemSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemSettings"];
+                };
+            };
+            /** @description MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,10 @@ import type { AppConfig } from '../config/config';
 import { TOKENS } from './tokens';
 import { billingRoutes } from '../http/routes/billing.routes';
 import { configRoutes } from '../http/routes/config.routes';
+import { creditPackRoutes } from '../http/routes/credit-packs.routes';
+import { FulfilCreditPack } from '../../core/billing/fulfil-credit-pack';
+import { StartCreditPackCheckout } from '../../core/billing/start-credit-pack-checkout.use-case';
+import { VerifyCreditPackCheckout } from '../../core/billing/verify-credit-pack-checkout.use-case';
 import { PostgresSubscriptionRepository } from '../../adapters/postgres/postgres-subscription-repository';
 import { StripeBillingProvider } from '../../adapters/stripe/stripe-billing-provider';
 import type { BillingDeps } from '../../core/billing/billing-deps';
@@ -19,9 +23,9 @@ function stripeProvider(config: AppConfig): BillingProvider {
 /**
  * Billing: the Stripe provider (APP_STRIPE_API_BASE_URL may point it at another host), the
  * PostgreSQL billing records, the use cases and the routes. Without APP_STRIPE_* the routes are
- * still bound, without use cases, and answer 503; nothing resolves the provider then. Credit-pack
- * fulfilment is bound by the context that sells credit packs; until then a paid pack is refused
- * with 503, so Stripe keeps redelivering it. Also `GET /config`, what this deployment offers.
+ * still bound, without use cases, and answer 503; nothing resolves the provider then. Credit packs:
+ * the list (always), their checkout and verification, and their fulfilment into the AI credit
+ * ledger (bound by the AI module). Also `GET /config`, what this deployment offers.
  */
 export function billingModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
@@ -33,18 +37,33 @@ export function billingModule(): ContainerModule {
         provider: ctx.get(TOKENS.BillingProvider),
         subscriptions: ctx.get(TOKENS.SubscriptionRepository),
         organizations: ctx.get(TOKENS.OrganizationRepository),
-        creditPacks: ctx.get(TOKENS.CreditPackFulfilment, { optional: true }) ?? null,
+        creditPacks: ctx.get(TOKENS.CreditPackFulfilment),
+        packs: ctx.get(TOKENS.Config).ai.creditPacks,
+        ledger: ctx.get(TOKENS.CreditLedger),
         tokenHasher: ctx.get(TOKENS.TokenHasher),
         unitOfWork: ctx.get(TOKENS.UnitOfWork),
         clock: ctx.get(TOKENS.Clock),
         logger: ctx.get(TOKENS.Logger),
         settings: { baseWebUrl: ctx.get(TOKENS.Config).baseWebUrl },
       };
-      return { startCheckout: new StartCheckout(deps), openPortal: new OpenBillingPortal(deps), handleWebhook: new HandleBillingWebhook(deps) };
+      return {
+        startCheckout: new StartCheckout(deps),
+        openPortal: new OpenBillingPortal(deps),
+        handleWebhook: new HandleBillingWebhook(deps),
+        startCreditPackCheckout: new StartCreditPackCheckout(deps),
+        verifyCreditPackCheckout: new VerifyCreditPackCheckout(deps),
+      };
     });
 
     bind(TOKENS.Routes).toDynamicValue((ctx) =>
       billingRoutes(ctx.get(TOKENS.Config).stripe ? ctx.get(TOKENS.BillingUseCases) : undefined),
+    );
+    bind(TOKENS.Routes).toDynamicValue((ctx) => {
+      const config = ctx.get(TOKENS.Config);
+      return creditPackRoutes(config.ai.creditPacks, config.stripe ? ctx.get(TOKENS.BillingUseCases) : undefined);
+    });
+    bind(TOKENS.CreditPackFulfilment).toDynamicValue(
+      (ctx) => new FulfilCreditPack({ ledger: ctx.get(TOKENS.CreditLedger), packs: ctx.get(TOKENS.Config).ai.creditPacks, logger: ctx.get(TOKENS.Logger) }),
     );
     bind(TOKENS.Routes).toDynamicValue((ctx) => configRoutes(ctx.get(TOKENS.Config)));
   });

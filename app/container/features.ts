@@ -8,8 +8,9 @@ import { billingModule } from './billing.module';
 import { mfaModule } from './mfa.module';
 import { plansModule } from './plans.module';
 import { notesModule } from './notes.module';
+import { aiModule } from './ai.module';
 
 /** One container module per bounded context; each binds its use cases and its routes. */
 export function featureModules(): ContainerModule[] {
-  return [accountsModule(), projectsModule(), jobsModule(), idpModule(), organizationsModule(), billingModule(), mfaModule(), plansModule(), notesModule()];
+  return [accountsModule(), projectsModule(), jobsModule(), idpModule(), organizationsModule(), billingModule(), mfaModule(), plansModule(), notesModule(), aiModule()];
 }

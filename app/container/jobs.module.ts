@@ -7,8 +7,13 @@ import { DeliverDueEmails } from '../../core/email/deliver-due-emails.use-case';
 import { PruneExpiredSessions } from '../../core/jobs/prune-expired-sessions.use-case';
 import { PruneSentEmails } from '../../core/email/prune-sent-emails.use-case';
 import { PruneExpiredChallenges } from '../../core/mfa/prune-expired-challenges.use-case';
+import { ReportOverage } from '../../core/ai/report-overage.use-case';
+import { DEFAULT_DELIVERY_POLICY } from '../../core/email/deliver-due-emails.use-case';
 
-/** Scheduled work: the session prune (jobs, `/cron` and the CLI), outbox delivery, the once-per-period guard. */
+/**
+ * Scheduled work: the session prune (jobs, `/cron` and the CLI), outbox delivery, the release of
+ * abandoned AI reservations, AI overage reports (with billing configured), the once-per-period guard.
+ */
 export function jobsModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.OutboxDeliveryStore).toDynamicValue((ctx) => new PostgresOutboxDeliveryStore(ctx.get(TOKENS.Database)));
@@ -35,6 +40,22 @@ export function jobsModule(): ContainerModule {
       }),
       // The challenge store is bound by the MFA module.
       pruneExpiredChallenges: new PruneExpiredChallenges({ challenges: ctx.get(TOKENS.MfaChallengeStore), clock: ctx.get(TOKENS.Clock) }),
+      // The AI module binds these ports.
+      releaseExpiredReservations: ctx.get(TOKENS.AiUseCases).releaseExpiredReservations,
+      reportOverage: ctx.get(TOKENS.Config).stripe
+        ? new ReportOverage({
+            overageReports: ctx.get(TOKENS.OverageReportStore),
+            provider: ctx.get(TOKENS.BillingProvider),
+            subscriptions: ctx.get(TOKENS.SubscriptionRepository),
+            organizations: ctx.get(TOKENS.OrganizationRepository),
+            clock: ctx.get(TOKENS.Clock),
+            logger: ctx.get(TOKENS.Logger),
+            meterEventName: ctx.get(TOKENS.Config).ai.meterEventName,
+            random: Math.random,
+            // The email outbox's guarantees: 12 attempts over at least 73 minutes, then dead-letter.
+            policy: DEFAULT_DELIVERY_POLICY,
+          })
+        : null,
     }));
 
     bind(TOKENS.Routes).toDynamicValue((ctx) => {

@@ -13,13 +13,12 @@ import { UpdatePlan } from '../../core/plans/update-plan.use-case';
 /**
  * Plans and quotas: the PostgreSQL plans; one live counter per `limit` feature, each from the
  * repository of what it counts; the quota the contexts with limited records create through; the
- * use cases and the routes. No metered feature records use yet: `token_limit` reads 0 until the
- * AI copilot rebinds MeteredUsageReaders to its usage log.
+ * use cases and the routes. The use of each `metered` feature (MeteredUsageReaders) is bound by the
+ * context that records it: `token_limit` by the AI copilot.
  */
 export function plansModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.PlanRepository).toDynamicValue((ctx) => new PostgresPlanRepository(ctx.get(TOKENS.Database)));
-    bind(TOKENS.MeteredUsageReaders).toConstantValue({ token_limit: async () => 0 });
 
     const deps = (ctx: ResolutionContext): PlansDeps => ({
       plans: ctx.get(TOKENS.PlanRepository),

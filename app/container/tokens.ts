@@ -55,6 +55,16 @@ import type { ProjectRepository } from '../../core/projects/project-repository.p
 import type { Clock } from '../../core/shared/clock.port';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
+import type { AiCapacity } from '../../core/ai/ai-capacity.port';
+import type { AiDeps } from '../../core/ai/ai-deps';
+import type { CreditLedger } from '../../core/ai/credit-ledger.port';
+import type { OverageReportStore } from '../../core/ai/overage-report.port';
+import type { SystemSettingsRepository } from '../../core/ai/system-settings.port';
+import type { ReleaseExpiredReservations } from '../../core/ai/release-expired-reservations.use-case';
+import type { CopilotUseCases } from '../http/routes/copilot.routes';
+import type { UsageUseCases } from '../http/routes/usage.routes';
+import type { SystemSettingsUseCases } from '../http/routes/settings.routes';
+import type { CreditPackUseCases } from '../http/routes/credit-packs.routes';
 
 /**
  * A service identifier that carries the type it resolves to: `bind(TOKENS.Clock)` accepts only a
@@ -126,7 +136,7 @@ export const TOKENS = {
   SubscriptionRepository: token<SubscriptionRepository>('SubscriptionRepository'),
   /** Bound by the context that sells credit packs; unbound, a paid pack is refused with 503 so Stripe redelivers it. */
   CreditPackFulfilment: token<CreditPackFulfilment>('CreditPackFulfilment'),
-  BillingUseCases: token<BillingUseCases>('BillingUseCases'),
+  BillingUseCases: token<BillingUseCases & CreditPackUseCases>('BillingUseCases'),
   // plans and quotas
   PlanRepository: token<PlanRepository>('PlanRepository'),
   /** Use within a period per `metered` feature. */
@@ -137,6 +147,13 @@ export const TOKENS = {
   // notes
   NoteRepository: token<NoteRepository>('NoteRepository'),
   NoteUseCases: token<NoteUseCases>('NoteUseCases'),
+  // AI copilot, usage, credits and system settings
+  AiCapacity: token<AiCapacity>('AiCapacity'),
+  CreditLedger: token<CreditLedger>('CreditLedger'),
+  OverageReportStore: token<OverageReportStore>('OverageReportStore'),
+  SystemSettingsRepository: token<SystemSettingsRepository>('SystemSettingsRepository'),
+  AiDeps: token<AiDeps>('AiDeps'),
+  AiUseCases: token<CopilotUseCases & UsageUseCases & SystemSettingsUseCases & { releaseExpiredReservations: ReleaseExpiredReservations }>('AiUseCases'),
   // jobs and email delivery
   OutboxDeliveryStore: token<OutboxDeliveryStore>('OutboxDeliveryStore'),
   JobRunLedger: token<JobRunLedger>('JobRunLedger'),

@@ -10,6 +10,8 @@ import type { RecurringJob, Scheduler } from '../../core/jobs/job';
 import type { PruneExpiredSessions } from '../../core/jobs/prune-expired-sessions.use-case';
 import type { PruneSentEmails } from '../../core/email/prune-sent-emails.use-case';
 import type { PruneExpiredChallenges } from '../../core/mfa/prune-expired-challenges.use-case';
+import type { ReleaseExpiredReservations } from '../../core/ai/release-expired-reservations.use-case';
+import type { ReportOverage } from '../../core/ai/report-overage.use-case';
 
 /** The use cases the recurring jobs run (and `/cron` and the CLI's prune-sessions). */
 export interface JobUseCases {
@@ -17,14 +19,25 @@ export interface JobUseCases {
   deliverDueEmails: DeliverDueEmails;
   pruneSentEmails: PruneSentEmails;
   pruneExpiredChallenges: PruneExpiredChallenges;
+  releaseExpiredReservations: ReleaseExpiredReservations;
+  /** Null while billing is not configured: overage reports then wait in their table. */
+  reportOverage: ReportOverage | null;
 }
 
-export const JOB_NAMES = { pruneSessions: 'prune-sessions', emailDelivery: 'email-delivery', pruneEmails: 'prune-emails' } as const;
+export const JOB_NAMES = {
+  pruneSessions: 'prune-sessions',
+  emailDelivery: 'email-delivery',
+  pruneEmails: 'prune-emails',
+  releaseAiReservations: 'release-ai-reservations',
+  reportAiOverage: 'report-ai-overage',
+} as const;
 
 export interface JobPeriods {
   pruneSessionsMs: number;
   emailDeliveryMs: number;
   pruneEmailsMs: number;
+  releaseAiReservationsMs: number;
+  reportAiOverageMs: number;
 }
 
 /**
@@ -38,6 +51,9 @@ export function jobPeriods(config: Pick<AppConfig, 'sessionPruneIntervalSeconds'
     pruneSessionsMs: config.sessionPruneIntervalSeconds * 1_000,
     emailDeliveryMs: runner === 'worker' ? 2_000 : 1_000,
     pruneEmailsMs: 3_600_000,
+    // Abandoned reservations only hold credits; a minute late costs nothing.
+    releaseAiReservationsMs: 60_000,
+    reportAiOverageMs: runner === 'worker' ? 10_000 : 5_000,
   };
 }
 
@@ -46,8 +62,8 @@ export function jobPeriods(config: Pick<AppConfig, 'sessionPruneIntervalSeconds'
  * lost or duplicated trigger costs nothing (claims are leases, sends are idempotent-keyed).
  */
 export function recurringJobs(useCases: JobUseCases, periods: JobPeriods): RecurringJob[] {
-  const { pruneExpiredSessions: prune, deliverDueEmails: deliver, pruneSentEmails, pruneExpiredChallenges } = useCases;
-  return [
+  const { pruneExpiredSessions: prune, deliverDueEmails: deliver, pruneSentEmails, pruneExpiredChallenges, releaseExpiredReservations, reportOverage } = useCases;
+  const jobs: RecurringJob[] = [
     {
       name: JOB_NAMES.pruneSessions,
       everyMs: periods.pruneSessionsMs,
@@ -67,7 +83,27 @@ export function recurringJobs(useCases: JobUseCases, periods: JobPeriods): Recur
         return report.sent + report.retried + report.dead > 0 ? { ...report } : undefined;
       },
     },
+    {
+      name: JOB_NAMES.releaseAiReservations,
+      everyMs: periods.releaseAiReservationsMs,
+      run: async () => {
+        const { released } = await releaseExpiredReservations.execute();
+        return released > 0 ? { released_ai_reservations: released } : undefined;
+      },
+    },
   ];
+  if (reportOverage) {
+    // Like email delivery, it only polls its table: the reports are the source of truth.
+    jobs.push({
+      name: JOB_NAMES.reportAiOverage,
+      everyMs: periods.reportAiOverageMs,
+      run: async () => {
+        const report = await reportOverage.execute();
+        return report.sent + report.retried + report.dead > 0 ? { ...report } : undefined;
+      },
+    });
+  }
+  return jobs;
 }
 
 /**

@@ -26,6 +26,19 @@ import {
 } from './organization.schemas';
 import { CreateProjectRequest, ProjectResponse, UpdateProjectRequest } from './project.schemas';
 import { ApiIndexResponse, HealthResponse, PongResponse } from './system.schemas';
+import {
+  CopilotRequest,
+  CreditPackCheckoutRequest,
+  CreditPackResponse,
+  PeriodResponse,
+  SystemSettingsRequest,
+  SystemSettingsResponse,
+  TopUserResponse,
+  UsageRecordResponse,
+  UsageSummaryResponse,
+  VerifyCreditPackRequest,
+  VerifyCreditPackResponse,
+} from './ai.schemas';
 
 /**
  * The named schemas of the OpenAPI description (`#/components/schemas/<name>`), which become the
@@ -49,6 +62,10 @@ export const REQUEST_COMPONENTS: Record<string, GenericSchema> = {
   CreateInvitationRequest,
   AcceptInvitationRequest,
   CheckoutRequest: CreateCheckoutRequest,
+  CopilotRequest,
+  CreditPackCheckoutRequest,
+  VerifyCreditPackRequest,
+  SystemSettingsRequest,
 };
 
 export const RESPONSE_COMPONENTS: Record<string, GenericSchema> = {
@@ -67,4 +84,11 @@ export const RESPONSE_COMPONENTS: Record<string, GenericSchema> = {
   Health: HealthResponse,
   Pong: PongResponse,
   ApiIndex: ApiIndexResponse,
+  Period: PeriodResponse,
+  UsageSummary: UsageSummaryResponse,
+  UsageRecord: UsageRecordResponse,
+  TopUser: TopUserResponse,
+  CreditPack: CreditPackResponse,
+  CreditPackStatus: VerifyCreditPackResponse,
+  SystemSettings: SystemSettingsResponse,
 };
