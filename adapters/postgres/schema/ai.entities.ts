@@ -26,7 +26,7 @@ export const SystemSettingsSchema = defineEntity({
   tableName: 'system_settings',
   checks: [{ name: 'system_settings_one_row', expression: '"id" = 1' }],
   properties: {
-    id: p.smallint().primary(),
+    id: p.smallint().primary().autoincrement(false),
     aiOverageEnabled: p.boolean().default(false),
     updatedAt: p.datetime().columnType('timestamptz'),
   },
