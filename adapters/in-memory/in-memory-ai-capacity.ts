@@ -3,43 +3,11 @@ import { allotmentFree, chargeUsage, planReservation } from '../../core/ai/capac
 import type { UsageRecord } from '../../core/ai/usage-record';
 import type { Period } from '../../core/plans/usage-period';
 import type { Row } from '../postgres/schema/tables';
+import { toReservation, toUsageRecord } from '../postgres/ai-rows';
 import { addToBalance, aiTables, periodKey, type AiTables } from './in-memory-ai-tables';
 import type { InMemoryStore } from './in-memory-store';
 
 type ReservationRow = Row<'ai_reservation'>;
-
-const toReservation = (row: ReservationRow): Reservation => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  userId: row.user_id,
-  feature: row.feature,
-  model: row.model,
-  periodStart: new Date(row.period_start),
-  allotmentLimit: row.allotment_limit,
-  inputEstimate: row.input_estimate,
-  allotmentTokens: row.allotment_tokens,
-  creditTokens: row.credit_tokens,
-  overageTokens: row.overage_tokens,
-  maxOutputTokens: row.max_output_tokens,
-  overageAllowed: row.overage_allowed,
-  createdAt: new Date(row.created_at),
-  expiresAt: new Date(row.expires_at),
-});
-
-export const toUsageRecord = (row: Row<'llm_usage_log'>): UsageRecord => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  userId: row.user_id,
-  feature: row.feature,
-  model: row.model,
-  inputTokens: row.input_tokens,
-  outputTokens: row.output_tokens,
-  allotmentTokens: row.allotment_tokens,
-  creditTokens: row.credit_tokens,
-  overageTokens: row.overage_tokens,
-  costUsd: row.cost_usd === null ? null : Number(row.cost_usd),
-  createdAt: new Date(row.created_at),
-});
 
 /**
  * The hard cap in the shared InMemoryStore: each method runs under the store's lock (what the

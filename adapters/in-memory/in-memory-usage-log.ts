@@ -3,7 +3,7 @@ import type { UsageRecord } from '../../core/ai/usage-record';
 import type { Period } from '../../core/plans/usage-period';
 import type { ListPosition, ListWindow } from '../../core/shared/list-page';
 import type { Row } from '../postgres/schema/tables';
-import { toUsageRecord } from './in-memory-ai-capacity';
+import { toUsageRecord } from '../postgres/ai-rows';
 import { aiTables, type AiTables } from './in-memory-ai-tables';
 import type { InMemoryStore } from './in-memory-store';
 

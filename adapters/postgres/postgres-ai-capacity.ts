@@ -1,13 +1,10 @@
-import type { Selectable } from 'kysely';
 import type { AiCapacity, CapacitySnapshot, Reservation, ReservationRequest, SettledCall } from '../../core/ai/ai-capacity.port';
 import { allotmentFree, chargeUsage, planReservation } from '../../core/ai/capacity-rules';
 import type { UsageRecord } from '../../core/ai/usage-record';
 import type { Period } from '../../core/plans/usage-period';
 import type { Database } from './database';
-import type { Tables } from './schema/tables';
+import { toReservation, toUsageRecord } from './ai-rows';
 
-type ReservationRow = Selectable<Tables['ai_reservation']>;
-type UsageRow = Selectable<Tables['llm_usage_log']>;
 
 interface LockedState {
   /** Charged to the allotment in the period, and held for it by calls in flight. */
@@ -35,39 +32,6 @@ const ADD_TO_PERIOD = `insert into ai_period_usage (organization_id, period_star
     credit_tokens = ai_period_usage.credit_tokens + excluded.credit_tokens,
     overage_tokens = ai_period_usage.overage_tokens + excluded.overage_tokens,
     updated_at = excluded.updated_at`;
-
-export const toReservation = (row: ReservationRow): Reservation => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  userId: row.user_id,
-  feature: row.feature,
-  model: row.model,
-  periodStart: new Date(row.period_start),
-  allotmentLimit: Number(row.allotment_limit),
-  inputEstimate: row.input_estimate,
-  allotmentTokens: row.allotment_tokens,
-  creditTokens: row.credit_tokens,
-  overageTokens: row.overage_tokens,
-  maxOutputTokens: row.max_output_tokens,
-  overageAllowed: row.overage_allowed,
-  createdAt: new Date(row.created_at),
-  expiresAt: new Date(row.expires_at),
-});
-
-export const toUsageRecord = (row: UsageRow): UsageRecord => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  userId: row.user_id,
-  feature: row.feature,
-  model: row.model,
-  inputTokens: row.input_tokens,
-  outputTokens: row.output_tokens,
-  allotmentTokens: row.allotment_tokens,
-  creditTokens: row.credit_tokens,
-  overageTokens: row.overage_tokens,
-  costUsd: row.cost_usd === null ? null : Number(row.cost_usd),
-  createdAt: new Date(row.created_at),
-});
 
 /**
  * The hard cap on PostgreSQL. Every method is one transaction that first locks the

@@ -3,7 +3,7 @@ import type { UsageRecord } from '../../core/ai/usage-record';
 import type { Period } from '../../core/plans/usage-period';
 import type { ListWindow } from '../../core/shared/list-page';
 import type { Database } from './database';
-import { toUsageRecord } from './postgres-ai-capacity';
+import { toUsageRecord } from './ai-rows';
 
 /** Reads of `llm_usage_log`, newest first on its (organization, [user,] created_at desc, id desc) indexes. */
 export class PostgresUsageLog implements UsageLog {

@@ -5,7 +5,6 @@ import type { SummarizeNote } from '../../../core/ai/summarize-note.use-case';
 import { defineRoute, type AnyRoute, type HandlerInput } from '../route';
 import { CopilotRequest } from '../schemas/ai.schemas';
 import { NoteIdParams } from '../schemas/note.schemas';
-import type { Caller } from '../../../core/accounts/caller';
 
 export interface CopilotUseCases {
   improveNote: ImproveNote;
@@ -42,7 +41,7 @@ async function stream(run: RunCopilot, options: CopilotRouteOptions, input: Hand
   ctx.res.once('close', onClose);
   let call;
   try {
-    call = await run.execute(input.caller as Caller, { noteId: params.note_id, tone: body.tone, signal: controller.signal });
+    call = await run.execute(input.caller, { noteId: params.note_id, tone: body.tone, signal: controller.signal });
   } catch (error) {
     clearTimeout(deadline);
     ctx.res.off('close', onClose);
@@ -57,35 +56,40 @@ async function stream(run: RunCopilot, options: CopilotRouteOptions, input: Hand
   return { status: 200, body: text };
 }
 
+const ACTIONS = [
+  {
+    path: '/notes/{note_id}/copilot/improve',
+    operationId: 'improveNote',
+    useCase: 'improveNote',
+    summary: "Rewrite one of the caller's notes with the AI copilot, streamed",
+    what: 'Rewrites the note for clarity, correctness and the requested `tone`.',
+    answer: 'The rewritten note, streamed as the model writes it',
+  },
+  {
+    path: '/notes/{note_id}/copilot/summarize',
+    operationId: 'summarizeNote',
+    useCase: 'summarizeNote',
+    summary: "Summarize one of the caller's notes with the AI copilot, streamed",
+    what: 'Summarizes the note in a few sentences, in the requested `tone`.',
+    answer: 'The summary, streamed as the model writes it',
+  },
+] as const;
+
 export function copilotRoutes(useCases: CopilotUseCases, options: CopilotRouteOptions): AnyRoute[] {
-  return [
+  return ACTIONS.map((action) =>
     defineRoute({
       method: 'post',
-      path: '/notes/{note_id}/copilot/improve',
+      path: action.path,
       tag: TAG,
-      operationId: 'improveNote',
-      summary: "Rewrite one of the caller's notes with the AI copilot, streamed",
-      description: `Rewrites the note for clarity, correctness and the requested \`tone\`. ${CHECKS}`,
+      operationId: action.operationId,
+      summary: action.summary,
+      description: `${action.what} ${CHECKS}`,
       access: 'member',
       params: NoteIdParams,
       body: CopilotRequest,
-      responses: { 200: { description: 'The rewritten note, streamed as the model writes it', mediaType: TEXT } },
+      responses: { 200: { description: action.answer, mediaType: TEXT } },
       errors: ['RESOURCE_NOT_FOUND', 'FEATURE_DISABLED', 'QUOTA_EXCEEDED', 'SERVICE_UNAVAILABLE'],
-      handler: (input) => stream(useCases.improveNote, options, input),
+      handler: (input) => stream(useCases[action.useCase], options, input),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/notes/{note_id}/copilot/summarize',
-      tag: TAG,
-      operationId: 'summarizeNote',
-      summary: "Summarize one of the caller's notes with the AI copilot, streamed",
-      description: `Summarizes the note in a few sentences, in the requested \`tone\`. ${CHECKS}`,
-      access: 'member',
-      params: NoteIdParams,
-      body: CopilotRequest,
-      responses: { 200: { description: 'The summary, streamed as the model writes it', mediaType: TEXT } },
-      errors: ['RESOURCE_NOT_FOUND', 'FEATURE_DISABLED', 'QUOTA_EXCEEDED', 'SERVICE_UNAVAILABLE'],
-      handler: (input) => stream(useCases.summarizeNote, options, input),
-    }),
-  ];
+  );
 }

@@ -1,0 +1,44 @@
+import type { Selectable } from 'kysely';
+import type { Reservation } from '../../core/ai/ai-capacity.port';
+import type { UsageRecord } from '../../core/ai/usage-record';
+import type { Tables } from './schema/tables';
+
+/**
+ * The AI tables' rows as domain values, for both adapter families: typed on the rows as the
+ * driver reads them (times as text, int8 as text), which the in-memory rows (Dates, numbers) fit too.
+ */
+type ReservationRow = Selectable<Tables['ai_reservation']>;
+type UsageRow = Selectable<Tables['llm_usage_log']>;
+
+export const toReservation = (row: ReservationRow): Reservation => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  userId: row.user_id,
+  feature: row.feature,
+  model: row.model,
+  periodStart: new Date(row.period_start),
+  allotmentLimit: Number(row.allotment_limit),
+  inputEstimate: row.input_estimate,
+  allotmentTokens: row.allotment_tokens,
+  creditTokens: row.credit_tokens,
+  overageTokens: row.overage_tokens,
+  maxOutputTokens: row.max_output_tokens,
+  overageAllowed: row.overage_allowed,
+  createdAt: new Date(row.created_at),
+  expiresAt: new Date(row.expires_at),
+});
+
+export const toUsageRecord = (row: UsageRow): UsageRecord => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  userId: row.user_id,
+  feature: row.feature,
+  model: row.model,
+  inputTokens: row.input_tokens,
+  outputTokens: row.output_tokens,
+  allotmentTokens: row.allotment_tokens,
+  creditTokens: row.credit_tokens,
+  overageTokens: row.overage_tokens,
+  costUsd: row.cost_usd === null ? null : Number(row.cost_usd),
+  createdAt: new Date(row.created_at),
+});
