@@ -26,7 +26,8 @@ export const aiDisabled = () => new DomainError('FEATURE_DISABLED', 'The AI copi
  * configured and the plan enables AI (FEATURE_DISABLED), the capacity holds the call
  * (QUOTA_EXCEEDED, with the plan's `token_limit`). Then the model is called with the output bound
  * the reservation allows; a provider that fails before its first delta releases the reservation
- * and answers SERVICE_UNAVAILABLE, charging nothing. What is returned streams the rest and
+ * and answers SERVICE_UNAVAILABLE, charging nothing; so does a call aborted before its first
+ * byte (the client left, or the model was too slow to start). What is returned streams the rest and
  * settles the call whatever happens (see CopilotCall).
  */
 export class RunCopilot {
@@ -81,17 +82,23 @@ export class RunCopilot {
         }
       }
     } catch (error) {
-      if (controller.signal.aborted) {
-        // The client left before the first byte: the provider may have read the input, so the
-        // call is charged like any other cut-short call.
-        await call.close();
-        throw serviceUnavailable('The request was abandoned before the model answered');
-      }
-      await capacity.release(reservation.id);
-      this.deps.logger.warn({ err: error, reservation_id: reservation.id }, 'model failed before its first byte: reservation released');
+      controller.abort();
+      await this.giveBack(reservation.id, error);
       throw error instanceof DomainError && error.code === 'SERVICE_UNAVAILABLE' ? error : serviceUnavailable('The AI model is unavailable, try again shortly');
     }
+    if (controller.signal.aborted && buffered.length === 0) {
+      // Ended before its first byte (the client left, or the model took too long to start):
+      // nothing was delivered, so, like a provider failure, nothing is charged.
+      await this.giveBack(reservation.id, null);
+      throw serviceUnavailable('The AI model did not answer in time');
+    }
     return call;
+  }
+
+  /** A call that ends before its first byte: the reservation is released and nothing is logged. */
+  private async giveBack(reservationId: number, error: unknown): Promise<void> {
+    await this.deps.capacity.release(reservationId);
+    this.deps.logger.warn({ err: error ?? undefined, reservation_id: reservationId }, 'model call ended before its first byte: reservation released');
   }
 
   private async overageAllowed(organizationId: number): Promise<boolean> {
