@@ -3,7 +3,7 @@ import { allotmentFree, chargeUsage, planReservation } from '../../core/ai/capac
 import type { UsageRecord } from '../../core/ai/usage-record';
 import type { Period } from '../../core/plans/usage-period';
 import type { Row } from '../postgres/schema/tables';
-import { toReservation, toUsageRecord } from '../postgres/ai-rows';
+import { reservationColumns, toReservation, toUsageRecord, usageColumns } from '../postgres/ai-rows';
 import { addToBalance, aiTables, periodKey, type AiTables } from './in-memory-ai-tables';
 import type { InMemoryStore } from './in-memory-store';
 
@@ -30,23 +30,7 @@ export class InMemoryAiCapacity implements AiCapacity {
       );
       if (!plan) return null;
       if (plan.creditTokens > 0) addToBalance(this.tables, request.organizationId, -plan.creditTokens, request.createdAt);
-      const row: ReservationRow = {
-        id: this.store.nextId('ai_reservation'),
-        organization_id: request.organizationId,
-        user_id: request.userId,
-        feature: request.feature,
-        model: request.model,
-        period_start: new Date(request.period.start),
-        allotment_limit: request.allotmentLimit,
-        input_estimate: request.inputEstimate,
-        allotment_tokens: plan.allotmentTokens,
-        credit_tokens: plan.creditTokens,
-        overage_tokens: plan.overageTokens,
-        max_output_tokens: plan.maxOutputTokens,
-        overage_allowed: request.overageAllowed,
-        created_at: new Date(request.createdAt),
-        expires_at: new Date(request.expiresAt),
-      };
+      const row: ReservationRow = { id: this.store.nextId('ai_reservation'), ...structuredClone(reservationColumns(request, plan)) };
       this.tables.reservations.set(row.id, row);
       return toReservation(row);
     });
@@ -69,18 +53,8 @@ export class InMemoryAiCapacity implements AiCapacity {
       this.addToPeriod(organizationId, periodStart, charge, call.at);
       const row: Row<'llm_usage_log'> = {
         id: this.store.nextId('llm_usage_log'),
-        organization_id: organizationId,
+        ...structuredClone(usageColumns(reservation, call, charge)),
         user_id: this.store.users.has(reservation.userId) ? reservation.userId : null,
-        feature: reservation.feature,
-        model: reservation.model,
-        input_tokens: call.inputTokens,
-        output_tokens: call.outputTokens,
-        allotment_tokens: charge.allotmentTokens,
-        credit_tokens: charge.creditTokens,
-        overage_tokens: charge.overageTokens,
-        cost_usd: call.costUsd,
-        period_start: new Date(periodStart),
-        created_at: new Date(call.at),
       };
       this.tables.usageLog.set(row.id, row);
       if (charge.creditTokens > 0) {

@@ -3,7 +3,7 @@ import { allotmentFree, chargeUsage, planReservation } from '../../core/ai/capac
 import type { UsageRecord } from '../../core/ai/usage-record';
 import type { Period } from '../../core/plans/usage-period';
 import type { Database } from './database';
-import { toReservation, toUsageRecord } from './ai-rows';
+import { reservationColumns, toReservation, toUsageRecord, usageColumns } from './ai-rows';
 
 
 interface LockedState {
@@ -56,22 +56,7 @@ export class PostgresAiCapacity implements AiCapacity {
       if (plan.creditTokens > 0) await this.addToBalance(request.organizationId, -plan.creditTokens, request.createdAt);
       const row = await this.database.db
         .insertInto('ai_reservation')
-        .values({
-          organization_id: request.organizationId,
-          user_id: request.userId,
-          feature: request.feature,
-          model: request.model,
-          period_start: request.period.start,
-          allotment_limit: request.allotmentLimit,
-          input_estimate: request.inputEstimate,
-          allotment_tokens: plan.allotmentTokens,
-          credit_tokens: plan.creditTokens,
-          overage_tokens: plan.overageTokens,
-          max_output_tokens: plan.maxOutputTokens,
-          overage_allowed: request.overageAllowed,
-          created_at: request.createdAt,
-          expires_at: request.expiresAt,
-        })
+        .values(reservationColumns(request, plan))
         .returningAll()
         .executeTakeFirstOrThrow();
       return toReservation(row);
@@ -96,19 +81,9 @@ export class PostgresAiCapacity implements AiCapacity {
       const row = await this.database.db
         .insertInto('llm_usage_log')
         .values((eb) => ({
-          organization_id: organizationId,
+          ...usageColumns(reservation, call, charge),
           // The user may have been deleted since the call began: the row then belongs to nobody.
           user_id: eb.selectFrom('app_user').select('id').where('id', '=', reservation.userId),
-          feature: reservation.feature,
-          model: reservation.model,
-          input_tokens: call.inputTokens,
-          output_tokens: call.outputTokens,
-          allotment_tokens: charge.allotmentTokens,
-          credit_tokens: charge.creditTokens,
-          overage_tokens: charge.overageTokens,
-          cost_usd: call.costUsd,
-          period_start: periodStart,
-          created_at: call.at,
         }))
         .returningAll()
         .executeTakeFirstOrThrow();
