@@ -3,6 +3,7 @@ import { AI_MODEL, aiHarness, readAll, type AiHarness } from '../../test/builder
 import type { Note } from '../notes/note';
 import { MAX_OUTPUT_TOKENS, MIN_OUTPUT_TOKENS, estimateTokens } from './capacity-rules';
 import { copilotPrompt } from './copilot-prompt';
+import type { LanguageModel } from './language-model.port';
 import type { CopilotFeature } from './usage-record';
 
 /** What the reservation holds for the input of `feature` on `note`. */
@@ -229,7 +230,7 @@ describe('RunCopilot: a call that streamed', () => {
     expect(h.tables.reservations.size).toBe(0);
   });
 
-  it('when the client leaves before the first byte, still charges the input (the provider read it) and logs once', async () => {
+  it('when the client leaves before the first byte of a provider that returns on abort, still charges the input (the provider read it), once', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
     const note = await h.aNote(caller);
@@ -238,18 +239,31 @@ describe('RunCopilot: a call that streamed', () => {
     const running = h.improve.execute(caller, h.input(note, controller));
     const provider = await h.model.nextCall();
     controller.abort();
-    const outcome = await running.then(
-      async (call) => {
-        await call.close();
-        return call.settled();
-      },
-      (error: unknown) => error,
-    );
+    const call = await running;
+    expect(await readAll(call.chunks())).toBe('');
     expect(provider.aborted).toBe(true);
     const rows = await usageRows(h, caller.organizationId);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ inputTokens: inputEstimate(note), outputTokens: 0 });
-    if (outcome && 'code' in (outcome as object)) expect(outcome).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(rows).toEqual([expect.objectContaining({ inputTokens: inputEstimate(note), outputTokens: 0 })]);
+    expect(h.tables.reservations.size).toBe(0);
+  });
+
+  it('when the client leaves before the first byte of a provider that throws on abort, answers SERVICE_UNAVAILABLE yet charges the input, once', async () => {
+    const throwsOnAbort: LanguageModel = {
+      async *stream(request) {
+        await new Promise((_, reject) => {
+          if (request.signal.aborted) reject(new Error('aborted'));
+          request.signal.addEventListener('abort', () => reject(new Error('aborted')));
+        });
+      },
+    };
+    const h = aiHarness({ model: throwsOnAbort });
+    const caller = await h.anAiCaller();
+    const note = await h.aNote(caller);
+    const controller = new AbortController();
+    controller.abort();
+    await expect(h.improve.execute(caller, h.input(note, controller))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(await usageRows(h, caller.organizationId)).toEqual([expect.objectContaining({ inputTokens: inputEstimate(note), outputTokens: 0 })]);
+    expect(h.tables.reservations.size).toBe(0);
   });
 
   it('settles once when close() is called before iterating, however often: the provider call is let go', async () => {

@@ -10,6 +10,7 @@ import type { AiDeps } from '../../core/ai/ai-deps';
 import type { CopilotInput } from '../../core/ai/run-copilot';
 import { ImproveNote } from '../../core/ai/improve-note.use-case';
 import { SummarizeNote } from '../../core/ai/summarize-note.use-case';
+import type { LanguageModel } from '../../core/ai/language-model.port';
 import type { ModelPrice } from '../../core/ai/model-price.port';
 import type { Note } from '../../core/notes/note';
 import { FakeLanguageModel } from '../fakes/fake-language-model';
@@ -21,6 +22,7 @@ export const AI_PRICE: ModelPrice = { model: AI_MODEL, inputUsdPerMillion: 1, ou
 export const RESERVATION_TTL_MS = 10 * 60_000;
 
 export interface AiHarness extends PlansHarness {
+  /** The fake model, unless the harness was given another model (or none). */
   model: FakeLanguageModel;
   capacity: InMemoryAiCapacity;
   ledger: InMemoryCreditLedger;
@@ -53,7 +55,7 @@ export interface AiHarness extends PlansHarness {
  * The AI copilot's use cases on the in-memory adapters over `plansHarness()`'s store, with a
  * FakeLanguageModel the test drives, one priced model, and every overage switch off.
  */
-export function aiHarness(options: { model?: FakeLanguageModel | null } = {}): AiHarness {
+export function aiHarness(options: { model?: LanguageModel | null } = {}): AiHarness {
   const h = plansHarness();
   const model = options.model === undefined ? new FakeLanguageModel() : options.model;
   const capacity = new InMemoryAiCapacity(h.store);
