@@ -25,8 +25,11 @@ const LOCKED_STATE = `select
     (select balance from ai_credit_account where organization_id = o.id) as balance
   from organization o where o.id = $1 for no key update of o`;
 
-const ADD_TO_BALANCE = `insert into ai_credit_account (organization_id, balance, updated_at) values ($1, $2, $3)
-  on conflict (organization_id) do update set balance = ai_credit_account.balance + excluded.balance, updated_at = excluded.updated_at`;
+// PostgreSQL checks the proposed row's constraints before it looks for a conflict: a negative
+// change inserted as is would break `balance >= 0` even when the account exists and can afford
+// it. The row proposed is never negative; the change itself is applied by the update.
+const ADD_TO_BALANCE = `insert into ai_credit_account (organization_id, balance, updated_at) values ($1, greatest($2::bigint, 0), $3)
+  on conflict (organization_id) do update set balance = ai_credit_account.balance + $2::bigint, updated_at = excluded.updated_at`;
 
 const ADD_TO_PERIOD = `insert into ai_period_usage (organization_id, period_start, allotment_tokens, credit_tokens, overage_tokens, updated_at)
   values ($1, $2, $3, $4, $5, $6)
