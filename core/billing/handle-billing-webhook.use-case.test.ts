@@ -176,7 +176,7 @@ describe('HandleBillingWebhook', () => {
     const { organizationId, deliver, fulfilment } = await setup();
     await expect(deliver(paid(organizationId))).resolves.toBe('applied');
     await expect(deliver(paid(organizationId))).resolves.toBe('duplicate');
-    expect((fulfilment as RecordingFulfilment).payments).toEqual([{ organizationId, checkoutSessionId: 'cs_pack_1', packId: 'pack_5m', paidAt: T0 }]);
+    expect((fulfilment as RecordingFulfilment).payments).toEqual([{ organizationId, checkoutSessionId: 'cs_pack_1', packId: 'pack_5m', tokens: 5_000_000, paidAt: T0 }]);
   });
 
   it('leaves an unpaid one-time checkout pending, and finds the organization by customer', async () => {
