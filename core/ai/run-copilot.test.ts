@@ -72,9 +72,11 @@ describe('RunCopilot: the checks before anything is streamed', () => {
     const caller = await h.anAiCaller({ tokenLimit: 0 });
     await h.giveCredits(caller.organizationId, 10_000);
     const note = await h.aNote(caller);
+    h.model.script({ usage: { inputTokens: 120, outputTokens: 80 } });
     const call = await h.improve.execute(caller, h.input(note));
     await readAll(call.chunks());
-    expect(await call.settled()).toMatchObject({ allotmentTokens: 0, creditTokens: expect.any(Number) });
+    expect(await call.settled()).toMatchObject({ allotmentTokens: 0, creditTokens: 200, overageTokens: 0 });
+    expect(await h.balance(caller.organizationId)).toBe(9_800);
     expect(h.model.requests[0]!.maxOutputTokens).toBe(MAX_OUTPUT_TOKENS);
   });
 
