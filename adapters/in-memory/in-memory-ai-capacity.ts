@@ -44,7 +44,9 @@ export class InMemoryAiCapacity implements AiCapacity {
       this.tables.reservations.delete(reservation.id);
       const held = stillHeld ? toReservation(stillHeld) : { ...reservation, allotmentTokens: 0, creditTokens: 0 };
       const free = {
-        allotment: allotmentFree({ allotmentLimit: reservation.allotmentLimit, allotmentCommitted: this.committed(organizationId, periodStart) }),
+        // The reservation is deleted above, and chargeUsage adds what it held to what is free:
+        // free is what is left after everything committed, this reservation included.
+        allotment: allotmentFree({ allotmentLimit: reservation.allotmentLimit, allotmentCommitted: this.committed(organizationId, periodStart) + held.allotmentTokens }),
         credits: this.balance(organizationId),
       };
       const charge = chargeUsage(call.inputTokens + call.outputTokens, held, free);

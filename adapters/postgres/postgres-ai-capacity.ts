@@ -13,17 +13,24 @@ interface LockedState {
   balance: string | number | null;
 }
 
-// One statement: the organization row's lock (the same one plan quotas take: every change to an
-// organization's capacity is serialized on it), then its capacity as seen after the lock.
-// FOR NO KEY UPDATE leaves inserts that only reference the organization unblocked.
-const LOCKED_STATE = `select
-    coalesce((select allotment_tokens from ai_period_usage where organization_id = o.id and period_start = $2), 0) as charged,
-    coalesce((select sum(allotment_tokens) from ai_reservation where organization_id = o.id and period_start = $2), 0) as held,
-    (select balance from ai_credit_account where organization_id = o.id) as balance
-  from organization o where o.id = $1 for no key update of o`;
+// The organization row's lock (the same one plan quotas take: every change to an organization's
+// capacity is serialized on it). FOR NO KEY UPDATE leaves inserts that only reference the
+// organization unblocked.
+const LOCK_ORGANIZATION = `select 1 from organization where id = $1 for no key update`;
 
-const ADD_TO_BALANCE = `insert into ai_credit_account (organization_id, balance, updated_at) values ($1, $2, $3)
-  on conflict (organization_id) do update set balance = ai_credit_account.balance + excluded.balance, updated_at = excluded.updated_at`;
+// Its capacity, read in a statement of its own once the lock is held: under READ COMMITTED a
+// statement reads the snapshot taken when it started, so state read by the locking statement
+// itself would predate what the transaction it waited for committed.
+const LOCKED_STATE = `select
+    coalesce((select allotment_tokens from ai_period_usage where organization_id = $1 and period_start = $2), 0) as charged,
+    coalesce((select sum(allotment_tokens) from ai_reservation where organization_id = $1 and period_start = $2), 0) as held,
+    (select balance from ai_credit_account where organization_id = $1) as balance`;
+
+// PostgreSQL checks the proposed row's constraints before it looks for a conflict: a negative
+// change inserted as is would break `balance >= 0` even when the account exists and can afford
+// it. The row proposed is never negative; the change itself is applied by the update.
+const ADD_TO_BALANCE = `insert into ai_credit_account (organization_id, balance, updated_at) values ($1, greatest($2::bigint, 0), $3)
+  on conflict (organization_id) do update set balance = ai_credit_account.balance + $2::bigint, updated_at = excluded.updated_at`;
 
 const ADD_TO_PERIOD = `insert into ai_period_usage (organization_id, period_start, allotment_tokens, credit_tokens, overage_tokens, updated_at)
   values ($1, $2, $3, $4, $5, $6)
@@ -71,8 +78,9 @@ export class PostgresAiCapacity implements AiCapacity {
       // Still held? An expired reservation was released already: nothing of it is held any more.
       const stillHeld = await this.database.db.deleteFrom('ai_reservation').where('id', '=', reservation.id).returningAll().executeTakeFirst();
       const held = stillHeld ? toReservation(stillHeld) : { ...reservation, allotmentTokens: 0, creditTokens: 0 };
-      // The state was read with this reservation still held: what the others hold is the rest.
-      const committed = state.charged + state.held - held.allotmentTokens;
+      // The state was read with this reservation still held, and chargeUsage adds what it holds
+      // to what is free: free is what is left after everything committed, this reservation included.
+      const committed = state.charged + state.held;
       const free = { allotment: allotmentFree({ allotmentLimit: reservation.allotmentLimit, allotmentCommitted: committed }), credits: state.balance };
       const charge = chargeUsage(call.inputTokens + call.outputTokens, held, free);
       const balanceChange = held.creditTokens - charge.creditTokens;
@@ -154,8 +162,9 @@ export class PostgresAiCapacity implements AiCapacity {
 
   /** Locks the organization; its capacity in the period, or null when it does not exist. */
   private async lock(organizationId: number, periodStart: Date): Promise<{ charged: number; held: number; balance: number } | null> {
+    if ((await this.database.select(LOCK_ORGANIZATION, [organizationId])).length === 0) return null;
     const [row] = await this.database.select<LockedState>(LOCKED_STATE, [organizationId, periodStart]);
-    return row ? { charged: Number(row.charged), held: Number(row.held), balance: Number(row.balance ?? 0) } : null;
+    return { charged: Number(row!.charged), held: Number(row!.held), balance: Number(row!.balance ?? 0) };
   }
 
   private async addToBalance(organizationId: number, tokens: number, at: Date): Promise<void> {

@@ -1,0 +1,370 @@
+import { describe, expect, it } from 'vitest';
+import { AI_MODEL, aiHarness, readAll, type AiHarness } from '../../test/builders/ai';
+import type { Note } from '../notes/note';
+import { MAX_OUTPUT_TOKENS, MIN_OUTPUT_TOKENS, estimateTokens } from './capacity-rules';
+import { copilotPrompt } from './copilot-prompt';
+import type { LanguageModel } from './language-model.port';
+import type { CopilotFeature } from './usage-record';
+
+/** What the reservation holds for the input of `feature` on `note`. */
+const inputEstimate = (note: Note, feature: CopilotFeature = 'improve') => {
+  const prompt = copilotPrompt(feature, 'neutral', note);
+  return estimateTokens(prompt.instructions, prompt.input);
+};
+
+async function usageRows(h: AiHarness, organizationId: number) {
+  return h.usageLog.list(organizationId, null, {});
+}
+
+describe('RunCopilot: the checks before anything is streamed', () => {
+  it("answers RESOURCE_NOT_FOUND for a note that is missing or someone else's, before looking at the plan or the model", async () => {
+    const h = aiHarness({ model: null });
+    const owner = await h.aCaller('member');
+    const note = await h.aNote(owner);
+    const colleague = await h.aCaller('member', owner.organizationId);
+    // No model and the Free plan (no AI): both would be FEATURE_DISABLED, but the note comes first.
+    await expect(h.improve.execute(colleague, h.input(note))).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+    await expect(h.improve.execute(owner, { ...h.input(note), noteId: 9_999 })).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+  });
+
+  it('answers FEATURE_DISABLED on a plan without enable_ai before looking at capacity, and calls no model', async () => {
+    const h = aiHarness();
+    const caller = await h.aCaller('member');
+    await h.givePlan(caller.organizationId, 0, false);
+    await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED', details: { feature_key: 'enable_ai' } });
+    expect(h.model.calls).toHaveLength(0);
+  });
+
+  it('answers FEATURE_DISABLED on the default (Free) plan', async () => {
+    const h = aiHarness();
+    const caller = await h.aCaller('member');
+    await expect(h.summarize.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED' });
+  });
+
+  it('answers FEATURE_DISABLED when no model is configured, even on a plan with AI and room', async () => {
+    const h = aiHarness({ model: null });
+    const caller = await h.anAiCaller({ tokenLimit: -1 });
+    await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED', details: { feature_key: 'enable_ai' } });
+  });
+
+  it('answers QUOTA_EXCEEDED with the token_limit when capacity cannot hold the input + 200, and holds nothing', async () => {
+    const h = aiHarness();
+    const caller = await h.aCaller('member');
+    const note = await h.aNote(caller);
+    const limit = inputEstimate(note) + MIN_OUTPUT_TOKENS - 1;
+    await h.givePlan(caller.organizationId, limit);
+    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', details: { feature_key: 'token_limit', limit } });
+    expect(h.model.calls).toHaveLength(0);
+    expect(h.tables.reservations.size).toBe(0);
+  });
+
+  it('lets exactly input + 200 through, telling the model it may write 200 tokens', async () => {
+    const h = aiHarness();
+    const caller = await h.aCaller('member');
+    const note = await h.aNote(caller);
+    await h.givePlan(caller.organizationId, inputEstimate(note) + MIN_OUTPUT_TOKENS);
+    await readAll((await h.improve.execute(caller, h.input(note))).chunks());
+    expect(h.model.requests[0]).toMatchObject({ model: AI_MODEL, maxOutputTokens: MIN_OUTPUT_TOKENS });
+  });
+
+  it('counts credits as capacity: a zero allotment with enough credits is served from them', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller({ tokenLimit: 0 });
+    await h.giveCredits(caller.organizationId, 10_000);
+    const note = await h.aNote(caller);
+    h.model.script({ usage: { inputTokens: 120, outputTokens: 80 } });
+    const call = await h.improve.execute(caller, h.input(note));
+    await readAll(call.chunks());
+    expect(await call.settled()).toMatchObject({ allotmentTokens: 0, creditTokens: 200, overageTokens: 0 });
+    expect(await h.balance(caller.organizationId)).toBe(9_800);
+    expect(h.model.requests[0]!.maxOutputTokens).toBe(MAX_OUTPUT_TOKENS);
+  });
+
+  it('refuses beyond capacity with only one overage switch on; serves with both on', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller({ tokenLimit: 0 });
+    const note = await h.aNote(caller);
+    await h.setOverage(caller.organizationId, true, false);
+    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    await h.setOverage(caller.organizationId, false, true);
+    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    await h.setOverage(caller.organizationId, true, true);
+    await readAll((await h.improve.execute(caller, h.input(note))).chunks());
+    expect(h.model.requests.map((request) => request.maxOutputTokens)).toEqual([MAX_OUTPUT_TOKENS]);
+  });
+});
+
+describe('RunCopilot: the output bound', () => {
+  it.each([
+    ['what capacity leaves after the input', 700, 700],
+    ['2000 when capacity allows more', 50_000, MAX_OUTPUT_TOKENS],
+  ])('sends max_output_tokens = %s, the bound the reservation holds', async (_, room, bound) => {
+    const h = aiHarness();
+    const caller = await h.aCaller('member');
+    const note = await h.aNote(caller);
+    await h.givePlan(caller.organizationId, inputEstimate(note) + room);
+    const call = await h.improve.execute(caller, h.input(note));
+    const [reservation] = [...h.tables.reservations.values()];
+    expect(reservation).toMatchObject({ max_output_tokens: bound, allotment_tokens: inputEstimate(note) + bound });
+    expect(h.model.requests[0]!.maxOutputTokens).toBe(bound);
+    await readAll(call.chunks());
+  });
+
+  it('estimates the input from everything sent: instructions and note, characters ÷ 4 rounded up', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller();
+    const note = await h.aNote(caller, 'x'.repeat(4_001));
+    const call = await h.summarize.execute(caller, h.input(note));
+    const { instructions, input } = h.model.requests[0]!;
+    expect([...h.tables.reservations.values()][0]!.input_estimate).toBe(Math.ceil((instructions.length + input.length) / 4));
+    expect(input).toContain('x'.repeat(4_001));
+    await call.close();
+  });
+});
+
+describe('RunCopilot: a provider that fails before its first byte', () => {
+  it('answers SERVICE_UNAVAILABLE, releases the reservation, charges nothing and logs no usage', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller({ tokenLimit: 0 });
+    await h.giveCredits(caller.organizationId, 5_000);
+    h.model.script({ deltas: [], ending: 'fail' });
+    await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(h.tables.reservations.size).toBe(0);
+    expect(await h.balance(caller.organizationId)).toBe(5_000);
+    expect(await usageRows(h, caller.organizationId)).toEqual([]);
+    expect((await h.capacity.snapshot(caller.organizationId, (await h.resolver.forOrganization(caller.organizationId)).period)).allotmentUsed).toBe(0);
+  });
+
+  it('turns any other error into SERVICE_UNAVAILABLE: the edge never sees a provider error', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller();
+    h.model.script({ deltas: [], ending: 'fail', error: new TypeError('socket hang up') });
+    await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(h.tables.reservations.size).toBe(0);
+    expect(h.logger.lines.some((line) => line.level === 'warn' && line.message.includes('before its first byte'))).toBe(true);
+  });
+});
+
+describe('RunCopilot: a call that streamed', () => {
+  it('charges the usage the provider reported and logs it once, with its cost from the price list', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller({ tokenLimit: 100_000 });
+    const note = await h.aNote(caller);
+    h.model.script({ deltas: ['Better ', 'note'], usage: { inputTokens: 1_000, outputTokens: 500 } });
+    const call = await h.improve.execute(caller, h.input(note));
+    expect(await readAll(call.chunks())).toBe('Better note');
+    const record = await call.settled();
+    expect(record).toEqual({
+      id: expect.any(Number),
+      organizationId: caller.organizationId,
+      userId: caller.userId,
+      feature: 'improve',
+      model: AI_MODEL,
+      inputTokens: 1_000,
+      outputTokens: 500,
+      allotmentTokens: 1_500,
+      creditTokens: 0,
+      overageTokens: 0,
+      // 1000 × $1/M + 500 × $4/M
+      costUsd: 0.003,
+      createdAt: h.clock.now(),
+    });
+    expect(await usageRows(h, caller.organizationId)).toEqual([record]);
+    expect(h.tables.reservations.size).toBe(0);
+  });
+
+  it('logs the feature it ran as', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller();
+    const call = await h.summarize.execute(caller, h.input(await h.aNote(caller)));
+    await readAll(call.chunks());
+    expect(await call.settled()).toMatchObject({ feature: 'summarize' });
+  });
+
+  it('logs a null cost and warns when the model has no price on record', async () => {
+    const h = aiHarness();
+    h.aiDeps.settings.model = 'gpt-unpriced';
+    const caller = await h.anAiCaller();
+    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    await readAll(call.chunks());
+    expect(await call.settled()).toMatchObject({ model: 'gpt-unpriced', costUsd: null });
+    expect(h.logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', fields: { model: 'gpt-unpriced' } }));
+  });
+
+  it('when the stream fails mid-way, ends the text without an error and charges the input estimate plus the characters received ÷ 4', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller();
+    const note = await h.aNote(caller);
+    h.model.script({ deltas: ['Hello', ' world'], ending: 'fail' });
+    const call = await h.improve.execute(caller, h.input(note));
+    expect(await readAll(call.chunks())).toBe('Hello world');
+    const rows = await usageRows(h, caller.organizationId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ inputTokens: inputEstimate(note), outputTokens: Math.ceil('Hello world'.length / 4), allotmentTokens: inputEstimate(note) + 3 });
+    expect(h.logger.lines.some((line) => line.level === 'warn' && line.message.includes('mid-way'))).toBe(true);
+  });
+
+  it('when the provider finishes without reporting usage, charges the estimate', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller();
+    const note = await h.aNote(caller);
+    h.model.script({ deltas: ['abcdefghi'], usage: null });
+    const call = await h.improve.execute(caller, h.input(note));
+    await readAll(call.chunks());
+    expect(await call.settled()).toMatchObject({ inputTokens: inputEstimate(note), outputTokens: 3 });
+  });
+
+  it('when the client aborts mid-stream, aborts the provider call, ends the text and logs the call once', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller();
+    const note = await h.aNote(caller);
+    h.model.script({ deltas: ['First part'], ending: 'hang' });
+    const controller = new AbortController();
+    const call = await h.improve.execute(caller, h.input(note, controller));
+    const provider = await h.model.nextCall();
+    const reading = readAll(call.chunks());
+    controller.abort();
+    expect(await reading).toBe('First part');
+    expect(provider.aborted).toBe(true);
+    expect(await call.settled()).toMatchObject({ inputTokens: inputEstimate(note), outputTokens: Math.ceil('First part'.length / 4) });
+    await call.close();
+    expect(await usageRows(h, caller.organizationId)).toHaveLength(1);
+    expect(h.tables.reservations.size).toBe(0);
+  });
+
+  it('when the client leaves before the first byte of a provider that returns on abort, still charges the input (the provider read it), once', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller();
+    const note = await h.aNote(caller);
+    h.model.script({ deltas: [], ending: 'hang' });
+    const controller = new AbortController();
+    const running = h.improve.execute(caller, h.input(note, controller));
+    const provider = await h.model.nextCall();
+    controller.abort();
+    const call = await running;
+    expect(await readAll(call.chunks())).toBe('');
+    expect(provider.aborted).toBe(true);
+    const rows = await usageRows(h, caller.organizationId);
+    expect(rows).toEqual([expect.objectContaining({ inputTokens: inputEstimate(note), outputTokens: 0 })]);
+    expect(h.tables.reservations.size).toBe(0);
+  });
+
+  it('when the client leaves before the first byte of a provider that throws on abort, answers SERVICE_UNAVAILABLE yet charges the input, once', async () => {
+    const throwsOnAbort: LanguageModel = {
+      async *stream(request) {
+        await new Promise((_, reject) => {
+          if (request.signal.aborted) reject(new Error('aborted'));
+          request.signal.addEventListener('abort', () => reject(new Error('aborted')));
+        });
+      },
+    };
+    const h = aiHarness({ model: throwsOnAbort });
+    const caller = await h.anAiCaller();
+    const note = await h.aNote(caller);
+    const controller = new AbortController();
+    controller.abort();
+    await expect(h.improve.execute(caller, h.input(note, controller))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(await usageRows(h, caller.organizationId)).toEqual([expect.objectContaining({ inputTokens: inputEstimate(note), outputTokens: 0 })]);
+    expect(h.tables.reservations.size).toBe(0);
+  });
+
+  it('settles once when close() is called before iterating, however often: the provider call is let go', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller();
+    h.model.script({ deltas: ['unread'], ending: 'hang' });
+    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const provider = await h.model.nextCall();
+    const [first, second] = await Promise.all([call.close(), call.close()]);
+    expect(first).not.toBeNull();
+    expect(second).toEqual(first);
+    expect(await call.close()).toEqual(first);
+    expect(await call.settled()).toEqual(first);
+    expect(provider.aborted).toBe(true);
+    expect(provider.released).toBe(true);
+    expect(await usageRows(h, caller.organizationId)).toHaveLength(1);
+  });
+
+  it('close() after the text was read to the end does not settle again', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller();
+    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    await readAll(call.chunks());
+    const record = await call.settled();
+    expect(await call.close()).toEqual(record);
+    expect(await usageRows(h, caller.organizationId)).toHaveLength(1);
+  });
+});
+
+describe('RunCopilot: charging what the provider reported', () => {
+  async function overReported(overage: boolean) {
+    const h = aiHarness();
+    const caller = await h.aCaller('member');
+    const note = await h.aNote(caller);
+    const limit = inputEstimate(note) + 500;
+    await h.givePlan(caller.organizationId, limit);
+    if (overage) await h.setOverage(caller.organizationId, true, true);
+    h.model.script({ usage: { inputTokens: inputEstimate(note), outputTokens: 5_000 } });
+    const call = await h.improve.execute(caller, h.input(note));
+    await readAll(call.chunks());
+    const period = (await h.resolver.forOrganization(caller.organizationId)).period;
+    return { h, caller, limit, record: await call.settled(), snapshot: await h.capacity.snapshot(caller.organizationId, period) };
+  }
+
+  it('charges usage beyond the reservation only within the cap when overage is off: the rest is unbilled', async () => {
+    const { h, limit, record, snapshot } = await overReported(false);
+    expect(record).toMatchObject({ outputTokens: 5_000, allotmentTokens: limit, creditTokens: 0, overageTokens: 0 });
+    expect(snapshot).toEqual({ allotmentUsed: limit, overageTokens: 0, creditBalance: 0 });
+    expect(h.tables.overageReports.size).toBe(0);
+  });
+
+  it('charges usage beyond capacity to overage and queues its report when both switches are on', async () => {
+    const { h, caller, limit, record, snapshot } = await overReported(true);
+    const overage = record!.inputTokens + 5_000 - limit;
+    expect(record).toMatchObject({ allotmentTokens: limit, creditTokens: 0, overageTokens: overage });
+    expect(snapshot).toEqual({ allotmentUsed: limit, overageTokens: overage, creditBalance: 0 });
+    expect([...h.tables.overageReports.values()]).toEqual([
+      expect.objectContaining({ usage_id: record!.id, organization_id: caller.organizationId, tokens: overage, status: 'pending', attempts: 0 }),
+    ]);
+  });
+
+  it('uses the allotment first, then credits, and writes the credits spent to the ledger', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller({ tokenLimit: 400 });
+    await h.giveCredits(caller.organizationId, 10_000);
+    h.model.script({ usage: { inputTokens: 300, outputTokens: 1_000 } });
+    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    await readAll(call.chunks());
+    const record = await call.settled();
+    expect(record).toMatchObject({ allotmentTokens: 400, creditTokens: 900, overageTokens: 0 });
+    expect(await h.balance(caller.organizationId)).toBe(9_100);
+    expect([...h.tables.creditTransactions.values()].filter((row) => row.kind === 'usage')).toEqual([
+      expect.objectContaining({ organization_id: caller.organizationId, tokens: -900, usage_id: record!.id }),
+    ]);
+  });
+
+  it('gives back held credits the call did not use', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller({ tokenLimit: 0 });
+    await h.giveCredits(caller.organizationId, 10_000);
+    h.model.script({ deltas: ['x'], ending: 'hang' });
+    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const held = [...h.tables.reservations.values()][0]!.credit_tokens;
+    expect(await h.balance(caller.organizationId)).toBe(10_000 - held);
+    (await h.model.nextCall()).finish({ inputTokens: 100, outputTokens: 20 });
+    await readAll(call.chunks());
+    expect(await h.balance(caller.organizationId)).toBe(10_000 - 120);
+  });
+
+  it('serves concurrent calls only while capacity holds them: the others are refused', async () => {
+    const h = aiHarness();
+    const caller = await h.aCaller('member');
+    const note = await h.aNote(caller);
+    // Room for one call with the full 2000 bound and not for a second one's input + 200.
+    await h.givePlan(caller.organizationId, inputEstimate(note) + MAX_OUTPUT_TOKENS + inputEstimate(note) + MIN_OUTPUT_TOKENS - 1);
+    h.model.script({ ending: 'hang' }).script({ ending: 'hang' });
+    const results = await Promise.allSettled([h.improve.execute(caller, h.input(note)), h.improve.execute(caller, h.input(note))]);
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    expect(results.find((result) => result.status === 'rejected')).toMatchObject({ reason: { code: 'QUOTA_EXCEEDED' } });
+    for (const result of results) if (result.status === 'fulfilled') await result.value.close();
+  });
+});

@@ -1,0 +1,209 @@
+import { setImmediate as tick } from 'node:timers/promises';
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import type { Caller } from '../../core/accounts/caller';
+import { estimateTokens } from '../../core/ai/capacity-rules';
+import { copilotPrompt } from '../../core/ai/copilot-prompt';
+import { ImproveNote } from '../../core/ai/improve-note.use-case';
+import type { LanguageModel, ModelEvent, ModelRequest } from '../../core/ai/language-model.port';
+import type { CopilotDeps } from '../../core/ai/run-copilot';
+import { SummarizeNote } from '../../core/ai/summarize-note.use-case';
+import type { UsageRecord } from '../../core/ai/usage-record';
+import type { Note } from '../../core/notes/note';
+import type { EffectivePlan } from '../../core/plans/effective-plan';
+import { calendarMonth } from '../../core/plans/usage-period';
+import { DomainError, serviceUnavailable } from '../../core/shared/domain-error';
+
+/**
+ * The hard cap as a property, for any adapter family: random plans (token_limit -1, 0 or some),
+ * credit balances and overage switches, then a batch of concurrent copilot calls through the
+ * real use cases whose provider answers at random: usage reported (also more than reserved, or
+ * none), failures before the first byte and mid-stream, client aborts. After each batch the
+ * books must balance. Each run uses an organization of its own, so one store serves every run.
+ */
+
+/** The adapters under test, and raw reads of what they stored for one organization. */
+export interface CapSystem {
+  /** Everything but the model and the plan, which each run brings. */
+  deps: Omit<CopilotDeps, 'model' | 'plans'>;
+  /** A member of a new organization. */
+  newCaller(): Promise<Caller>;
+  setOverage(organizationId: number, organization: boolean, system: boolean): Promise<void>;
+  /** Credits bought through the ledger. */
+  buy(organizationId: number, tokens: number): Promise<void>;
+  createNote(caller: Caller, title: string, content: string): Promise<Note>;
+  books(organizationId: number): Promise<Books>;
+}
+
+export interface Books {
+  rows: { allotment: number; credits: number; overage: number; input: number; output: number }[];
+  /** Summed over the organization's period rows. */
+  periodAllotment: number;
+  periodOverage: number;
+  balance: number;
+  reservations: number;
+  overageReports: { tokens: number }[];
+}
+
+type Behaviour =
+  | { kind: 'complete'; deltas: string[]; usage: { inputTokens: number; outputTokens: number } | null }
+  | { kind: 'fail-before-first-byte' }
+  | { kind: 'fail-mid-stream'; deltas: string[] }
+  | { kind: 'client-abort'; deltas: string[] };
+
+/** Answers each request as the behaviour of the call its note names (`#call-<i>`) says. */
+class ScriptedModel implements LanguageModel {
+  readonly requests: ModelRequest[] = [];
+
+  constructor(private readonly behaviours: Map<string, Behaviour>) {}
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
+    this.requests.push(request);
+    const behaviour = this.behaviours.get(/#call-\d+/.exec(request.input)![0])!;
+    // Let the other calls move between steps, so that reservations and settlements interleave.
+    await tick();
+    if (behaviour.kind === 'fail-before-first-byte') throw serviceUnavailable('provider down');
+    for (const text of behaviour.deltas) {
+      if (request.signal.aborted) return;
+      yield { type: 'delta', text };
+      await tick();
+    }
+    if (behaviour.kind === 'fail-mid-stream') throw serviceUnavailable('connection dropped');
+    if (behaviour.kind === 'client-abort') {
+      // Keeps writing until the client goes away, as a long answer would.
+      await new Promise<void>((resolve) => (request.signal.aborted ? resolve() : request.signal.addEventListener('abort', () => resolve())));
+      return;
+    }
+    if (behaviour.usage) yield { type: 'usage', ...behaviour.usage };
+  }
+}
+
+const text = fc.string({ minLength: 1, maxLength: 40 });
+const behaviour: fc.Arbitrary<Behaviour> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('complete' as const),
+      deltas: fc.array(text, { minLength: 1, maxLength: 3 }),
+      usage: fc.option(fc.record({ inputTokens: fc.nat(3_000), outputTokens: fc.oneof(fc.nat(2_000), fc.integer({ min: 2_000, max: 20_000 })) }), { freq: 4 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: 'fail-before-first-byte' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('fail-mid-stream' as const), deltas: fc.array(text, { minLength: 1, maxLength: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('client-abort' as const), deltas: fc.array(text, { minLength: 1, maxLength: 2 }) }) },
+);
+const scenario = fc.record({
+  tokenLimit: fc.oneof(fc.constant(-1), fc.constant(0), fc.integer({ min: 1, max: 12_000 })),
+  credits: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 10_000 })),
+  organizationOverage: fc.boolean(),
+  systemOverage: fc.boolean(),
+  calls: fc.array(fc.record({ feature: fc.constantFrom('improve' as const, 'summarize' as const), noteLength: fc.nat(4_000), behaviour }), { minLength: 2, maxLength: 12 }),
+});
+
+const refusedBeforeStreaming = (reason: unknown) => reason instanceof DomainError && (reason.code === 'QUOTA_EXCEEDED' || reason.code === 'SERVICE_UNAVAILABLE');
+
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
+/**
+ * Runs the property `numRuns` times on `system`. What must hold after each batch: allotment and
+ * credits charged never exceed token_limit (unless -1) + credits bought; the balance is bought −
+ * charged and never negative; each call is refused before streaming (no row) or logged exactly
+ * once, with the provider's usage or the estimate; no reservation is left; overage only with
+ * both switches on, and then nothing goes unbilled and each overage row has its report.
+ */
+export function assertCapHolds(system: CapSystem, numRuns: number): Promise<void> {
+  const { deps: base } = system;
+  return fc.assert(
+    fc.asyncProperty(scenario, async ({ tokenLimit, credits, organizationOverage, systemOverage, calls }) => {
+      const caller = await system.newCaller();
+      const { organizationId } = caller;
+      await system.setOverage(organizationId, organizationOverage, systemOverage);
+      if (credits > 0) await system.buy(organizationId, credits);
+      const now = base.clock.now();
+      const effective: EffectivePlan = {
+        plan: {
+          id: 1,
+          name: 'Random',
+          description: null,
+          features: { max_notes: -1, max_projects: -1, token_limit: tokenLimit, enable_ai: true },
+          stripeProductId: null,
+          isDefault: false,
+          isActive: true,
+          createdAt: now,
+          updatedAt: now,
+        },
+        subscribed: true,
+        period: calendarMonth(now),
+      };
+      const behaviours = new Map<string, Behaviour>();
+      const model = new ScriptedModel(behaviours);
+      const deps: CopilotDeps = { ...base, model, plans: { forOrganization: async () => effective } };
+      const useCases = { improve: new ImproveNote(deps), summarize: new SummarizeNote(deps) };
+      const prepared = await Promise.all(
+        calls.map(async (call, i) => {
+          const marker = `#call-${i}`;
+          behaviours.set(marker, call.behaviour);
+          const note = await system.createNote(caller, marker, `${marker} ${'n'.repeat(call.noteLength)}`);
+          const prompt = copilotPrompt(call.feature, 'neutral', note);
+          return { ...call, note, inputEstimate: estimateTokens(prompt.instructions, prompt.input) };
+        }),
+      );
+
+      const outcomes = await Promise.allSettled(
+        prepared.map(async (call) => {
+          const controller = new AbortController();
+          const running = await useCases[call.feature].execute(caller, { noteId: call.note.id, tone: 'neutral', signal: controller.signal });
+          let received = '';
+          for await (const chunk of running.chunks()) {
+            received += chunk;
+            // The client leaves once it has seen some text.
+            if (call.behaviour.kind === 'client-abort') controller.abort();
+          }
+          return { received, record: await running.settled() };
+        }),
+      );
+
+      const streamed: { call: (typeof prepared)[number]; received: string; record: UsageRecord | null }[] = [];
+      outcomes.forEach((outcome, i) => {
+        if (outcome.status === 'rejected') expect(refusedBeforeStreaming(outcome.reason), String(outcome.reason)).toBe(true);
+        else streamed.push({ call: prepared[i]!, ...outcome.value });
+      });
+      for (const { call, received, record } of streamed) {
+        expect(record).not.toBeNull();
+        expect(call.behaviour.kind).not.toBe('fail-before-first-byte');
+        // The provider's usage when it reported some, else the input estimate and the text received ÷ 4.
+        const reported = call.behaviour.kind === 'complete' ? call.behaviour.usage : null;
+        const expected = reported ?? { inputTokens: call.inputEstimate, outputTokens: Math.ceil([...received].length / 4) };
+        expect({ inputTokens: record!.inputTokens, outputTokens: record!.outputTokens }).toEqual(expected);
+      }
+      for (const request of model.requests) {
+        expect(request.maxOutputTokens).toBeGreaterThanOrEqual(200);
+        expect(request.maxOutputTokens).toBeLessThanOrEqual(2_000);
+      }
+
+      const after = await system.books(organizationId);
+      expect(after.rows).toHaveLength(streamed.length);
+      expect(after.reservations).toBe(0);
+      const allotment = sum(after.rows.map((row) => row.allotment));
+      const creditsSpent = sum(after.rows.map((row) => row.credits));
+      const overage = sum(after.rows.map((row) => row.overage));
+      if (tokenLimit !== -1) expect(allotment).toBeLessThanOrEqual(tokenLimit);
+      expect(creditsSpent).toBeLessThanOrEqual(credits);
+      expect(after.balance).toBe(credits - creditsSpent);
+      expect(after.balance).toBeGreaterThanOrEqual(0);
+      expect(after.periodAllotment).toBe(allotment);
+      expect(after.periodOverage).toBe(overage);
+      for (const row of after.rows) expect(row.allotment + row.credits + row.overage).toBeLessThanOrEqual(row.input + row.output);
+      if (organizationOverage && systemOverage) {
+        // Nothing goes unbilled: what capacity could not cover is overage, reported once per row.
+        for (const row of after.rows) expect(row.allotment + row.credits + row.overage).toBe(row.input + row.output);
+        const byTokens = (a: number, b: number) => a - b;
+        expect(after.overageReports.map((report) => report.tokens).sort(byTokens)).toEqual(after.rows.filter((row) => row.overage > 0).map((row) => row.overage).sort(byTokens));
+      } else {
+        expect(overage).toBe(0);
+        expect(after.overageReports).toEqual([]);
+      }
+    }),
+    { numRuns },
+  );
+}
