@@ -232,7 +232,7 @@ describe('RunCopilot: a call that streamed', () => {
     expect(h.tables.reservations.size).toBe(0);
   });
 
-  it('when the client leaves before the first byte of a provider that returns on abort, still charges the input (the provider read it), once', async () => {
+  it('when the client leaves before the first byte of a provider that returns on abort, answers SERVICE_UNAVAILABLE, releases the reservation and logs nothing', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
     const note = await h.aNote(caller);
@@ -241,15 +241,13 @@ describe('RunCopilot: a call that streamed', () => {
     const running = h.improve.execute(caller, h.input(note, controller));
     const provider = await h.model.nextCall();
     controller.abort();
-    const call = await running;
-    expect(await readAll(call.chunks())).toBe('');
+    await expect(running).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(provider.aborted).toBe(true);
-    const rows = await usageRows(h, caller.organizationId);
-    expect(rows).toEqual([expect.objectContaining({ inputTokens: inputEstimate(note), outputTokens: 0 })]);
+    expect(await usageRows(h, caller.organizationId)).toEqual([]);
     expect(h.tables.reservations.size).toBe(0);
   });
 
-  it('when the client leaves before the first byte of a provider that throws on abort, answers SERVICE_UNAVAILABLE yet charges the input, once', async () => {
+  it('when the client leaves before the first byte of a provider that throws on abort, answers SERVICE_UNAVAILABLE and charges nothing', async () => {
     const throwsOnAbort: LanguageModel = {
       async *stream(request) {
         await new Promise((_, reject) => {
@@ -264,7 +262,7 @@ describe('RunCopilot: a call that streamed', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(h.improve.execute(caller, h.input(note, controller))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-    expect(await usageRows(h, caller.organizationId)).toEqual([expect.objectContaining({ inputTokens: inputEstimate(note), outputTokens: 0 })]);
+    expect(await usageRows(h, caller.organizationId)).toEqual([]);
     expect(h.tables.reservations.size).toBe(0);
   });
 
