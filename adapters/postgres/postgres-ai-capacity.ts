@@ -5,7 +5,6 @@ import type { Period } from '../../core/plans/usage-period';
 import type { Database } from './database';
 import { reservationColumns, toReservation, toUsageRecord, usageColumns } from './ai-rows';
 
-
 interface LockedState {
   /** Charged to the allotment in the period, and held for it by calls in flight. */
   charged: string | number;
