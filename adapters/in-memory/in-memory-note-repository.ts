@@ -1,15 +1,8 @@
 import type { Note } from '../../core/notes/note';
-import type { NewNote, NoteListOptions, NoteOwner, NotePatch, NoteRepository } from '../../core/notes/note-repository.port';
+import type { NewNote, NoteOwner, NotePatch, NoteRepository } from '../../core/notes/note-repository.port';
 import { UNLIMITED } from '../../core/plans/feature-catalogue';
-import type { ListPosition } from '../../core/shared/list-page';
+import { applyNewestFirstWindow, newestFirst, type ListWindow } from '../../core/shared/list-page';
 import { deleteWhere, type InMemoryStore } from './in-memory-store';
-
-const newestFirst = (a: Note, b: Note) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id;
-
-// Newest first: "after" a position means older than it.
-const isAfter = (note: Note, position: ListPosition) =>
-  note.createdAt.getTime() < position.createdAt.getTime() ||
-  (note.createdAt.getTime() === position.createdAt.getTime() && note.id < position.id);
 
 // Rows are handed out as copies so callers can never mutate what is stored.
 const copy = (note: Note): Note => ({ ...note, createdAt: new Date(note.createdAt), updatedAt: new Date(note.updatedAt) });
@@ -28,30 +21,17 @@ export class InMemoryNoteRepository implements NoteRepository {
   }
 
   create(owner: NoteOwner, note: NewNote): Promise<Note> {
-    return this.atomically(() => {
-      const row: Note = { id: this.store.nextId('note'), ...owner, ...note, updatedAt: note.createdAt };
-      this.rows.set(row.id, copy(row));
-      return copy(row);
-    });
+    return this.atomically(() => this.insert(owner, note));
   }
 
   createWithinLimit(owner: NoteOwner, note: NewNote, limit: number): Promise<Note | null> {
-    return this.atomically(() => {
-      if (limit !== UNLIMITED && this.count(owner.organizationId) >= limit) return null;
-      const row: Note = { id: this.store.nextId('note'), ...owner, ...note, updatedAt: note.createdAt };
-      this.rows.set(row.id, copy(row));
-      return copy(row);
-    });
+    return this.atomically(() => (limit !== UNLIMITED && this.count(owner.organizationId) >= limit ? null : this.insert(owner, note)));
   }
 
-  list(owner: NoteOwner, options: NoteListOptions = {}): Promise<Note[]> {
+  list(owner: NoteOwner, window?: ListWindow): Promise<Note[]> {
     return this.atomically(() => {
-      const { after, limit } = options;
-      return [...this.rows.values()]
-        .filter((note) => this.owns(owner, note) && (!after || isAfter(note, after)))
-        .sort(newestFirst)
-        .slice(0, limit)
-        .map(copy);
+      const notes = [...this.rows.values()].filter((note) => this.owns(owner, note)).sort(newestFirst);
+      return applyNewestFirstWindow(notes, window).map(copy);
     });
   }
 
@@ -78,6 +58,12 @@ export class InMemoryNoteRepository implements NoteRepository {
 
   countByOrganization(organizationId: number): Promise<number> {
     return this.atomically(() => this.count(organizationId));
+  }
+
+  private insert(owner: NoteOwner, note: NewNote): Note {
+    const row: Note = { id: this.store.nextId('note'), ...owner, ...note, updatedAt: note.createdAt };
+    this.rows.set(row.id, copy(row));
+    return copy(row);
   }
 
   private count(organizationId: number): number {

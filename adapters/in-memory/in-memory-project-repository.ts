@@ -1,18 +1,8 @@
 import { UNLIMITED } from '../../core/plans/feature-catalogue';
 import type { Project } from '../../core/projects/project';
-import type {
-  NewProject,
-  ProjectListOptions,
-  ProjectPatch,
-  ProjectRepository,
-} from '../../core/projects/project-repository.port';
+import type { NewProject, ProjectPatch, ProjectRepository } from '../../core/projects/project-repository.port';
+import { applyNewestFirstWindow, newestFirst, type ListWindow } from '../../core/shared/list-page';
 import { deleteWhere, type InMemoryStore, type Table } from './in-memory-store';
-
-const newestFirst = (a: Project, b: Project) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id;
-
-const isAfter = (project: Project, position: { createdAt: Date; id: number }) =>
-  project.createdAt.getTime() < position.createdAt.getTime() ||
-  (project.createdAt.getTime() === position.createdAt.getTime() && project.id < position.id);
 
 // Rows are handed out as copies so callers can never mutate what is stored.
 const copy = (project: Project): Project => ({ ...project, createdAt: new Date(project.createdAt), updatedAt: new Date(project.updatedAt) });
@@ -31,32 +21,17 @@ export class InMemoryProjectRepository implements ProjectRepository {
   }
 
   create(organizationId: number, project: NewProject): Promise<Project> {
-    return this.atomically(() => {
-      const id = this.store.nextId('project');
-      const row: Project = { id, organizationId, ...project, updatedAt: project.createdAt };
-      this.rows.set(id, copy(row));
-      return copy(row);
-    });
+    return this.atomically(() => this.insert(organizationId, project));
   }
 
   createWithinLimit(organizationId: number, project: NewProject, limit: number): Promise<Project | null> {
-    return this.atomically(() => {
-      if (limit !== UNLIMITED && this.count(organizationId) >= limit) return null;
-      const id = this.store.nextId('project');
-      const row: Project = { id, organizationId, ...project, updatedAt: project.createdAt };
-      this.rows.set(id, copy(row));
-      return copy(row);
-    });
+    return this.atomically(() => (limit !== UNLIMITED && this.count(organizationId) >= limit ? null : this.insert(organizationId, project)));
   }
 
-  list(organizationId: number, options: ProjectListOptions = {}): Promise<Project[]> {
+  list(organizationId: number, window?: ListWindow): Promise<Project[]> {
     return this.atomically(() => {
-      const { after, limit } = options;
-      return [...this.rows.values()]
-        .filter((p) => p.organizationId === organizationId && (!after || isAfter(p, after)))
-        .sort(newestFirst)
-        .slice(0, limit)
-        .map(copy);
+      const projects = [...this.rows.values()].filter((row) => row.organizationId === organizationId).sort(newestFirst);
+      return applyNewestFirstWindow(projects, window).map(copy);
     });
   }
 
@@ -88,6 +63,12 @@ export class InMemoryProjectRepository implements ProjectRepository {
 
   countByOrganization(organizationId: number): Promise<number> {
     return this.atomically(() => this.count(organizationId));
+  }
+
+  private insert(organizationId: number, project: NewProject): Project {
+    const row: Project = { id: this.store.nextId('project'), organizationId, ...project, updatedAt: project.createdAt };
+    this.rows.set(row.id, copy(row));
+    return copy(row);
   }
 
   private count(organizationId: number): number {

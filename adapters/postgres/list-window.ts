@@ -1,5 +1,7 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { ListWindow } from '../../core/shared/list-page';
+import type { Database } from './database';
+import type { TableName, Tables } from './schema/tables';
 
 /**
  * A list query cut to a `ListWindow`: rows strictly after the position in (created_at, id)
@@ -11,4 +13,42 @@ export function windowed<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<D
   if (window.after) windowedQuery = windowedQuery.where(sql<boolean>`(created_at, id) > (${window.after.createdAt}, ${window.after.id})`);
   if (window.limit !== undefined) windowedQuery = windowedQuery.limit(window.limit);
   return windowedQuery;
+}
+
+type Column<T extends TableName> = keyof Tables[T] & string;
+
+/** A list that runs on every page view: fixed SQL, newest first, of the rows one owner holds. */
+export interface NewestFirstList<Row, Owner extends readonly number[]> {
+  /**
+   * At most `window.limit` rows (all when omitted) whose owner columns equal `owner`, strictly
+   * after `window.after` in the list order, i.e. older: `created_at` descending, then `id` descending.
+   */
+  select(database: Database, owner: Owner, window?: ListWindow): Promise<Row[]>;
+}
+
+/**
+ * The newest-first keyset list of `table`, filtered on `ownerColumns` (`$1`, `$2`, … in that
+ * order). Both statements, the first page and a page after a position, are written here once per
+ * table when the module loads, never per request, and run through `database.select`. The row
+ * comparison `(created_at, id) < (…)` walks an index on `(<owner columns>, created_at desc, id
+ * desc)` without a sort. `limit null` is no limit.
+ */
+export function newestFirstList<T extends TableName, const C extends readonly [Column<T>, ...Column<T>[]]>(
+  table: T,
+  ownerColumns: C,
+): NewestFirstList<Selectable<Tables[T]>, { readonly [K in keyof C]: number }> {
+  const owner = ownerColumns.map((column, index) => `${column} = $${index + 1}`).join(' and ');
+  const n = ownerColumns.length;
+  const first = `select * from ${table} where ${owner}
+  order by created_at desc, id desc limit $${n + 1}`;
+  const after = `select * from ${table} where ${owner} and (created_at, id) < ($${n + 1}, $${n + 2})
+  order by created_at desc, id desc limit $${n + 3}`;
+  return {
+    select(database, ownerValues, window = {}) {
+      const limit = window.limit ?? null;
+      return window.after
+        ? database.select(after, [...ownerValues, window.after.createdAt, window.after.id, limit])
+        : database.select(first, [...ownerValues, limit]);
+    },
+  };
 }

@@ -1,15 +1,14 @@
 import type { Note } from '../../core/notes/note';
-import type { NewNote, NoteListOptions, NoteOwner, NotePatch, NoteRepository } from '../../core/notes/note-repository.port';
+import type { NewNote, NoteOwner, NotePatch, NoteRepository } from '../../core/notes/note-repository.port';
+import type { ListWindow } from '../../core/shared/list-page';
 import type { Selectable, Updateable } from 'kysely';
 import type { Database } from './database';
+import { newestFirstList } from './list-window';
 import type { Tables } from './schema/tables';
 
 type NoteRow = Selectable<Tables['note']>;
 
-const LIST_FIRST = `select * from note where organization_id = $1 and user_id = $2
-  order by created_at desc, id desc limit $3`;
-const LIST_AFTER = `select * from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4)
-  order by created_at desc, id desc limit $5`;
+const LIST = newestFirstList('note', ['organization_id', 'user_id']);
 const COUNT = 'select count(*)::int as count from note where organization_id = $1';
 // The check and the insert in one statement (schema/quota.routines.ts).
 const CREATE_WITHIN_LIMIT = 'select * from note_create_within_limit($1, $2, $3, $4, $5, $6)';
@@ -53,13 +52,9 @@ export class PostgresNoteRepository implements NoteRepository {
     return row ? toNote(row) : null;
   }
 
-  async list(owner: NoteOwner, options: NoteListOptions = {}): Promise<Note[]> {
-    // Row comparison on (created_at, id) walks the (organization_id, user_id, created_at desc,
-    // id desc) index without a sort. `limit null` is no limit.
-    const { organizationId, userId } = owner;
-    const rows = options.after
-      ? await this.database.select<NoteRow>(LIST_AFTER, [organizationId, userId, options.after.createdAt, options.after.id, options.limit ?? null])
-      : await this.database.select<NoteRow>(LIST_FIRST, [organizationId, userId, options.limit ?? null]);
+  async list(owner: NoteOwner, window?: ListWindow): Promise<Note[]> {
+    // Walks the (organization_id, user_id, created_at desc, id desc) index without a sort.
+    const rows = await LIST.select(this.database, [owner.organizationId, owner.userId], window);
     return rows.map(toNote);
   }
 

@@ -1,21 +1,15 @@
 import type { Project } from '../../core/projects/project';
-import type {
-  NewProject,
-  ProjectListOptions,
-  ProjectPatch,
-  ProjectRepository,
-} from '../../core/projects/project-repository.port';
+import type { NewProject, ProjectPatch, ProjectRepository } from '../../core/projects/project-repository.port';
+import type { ListWindow } from '../../core/shared/list-page';
 import type { Selectable, Updateable } from 'kysely';
 import type { Database } from './database';
+import { newestFirstList } from './list-window';
 import type { Tables } from './schema/tables';
 
 type ProjectRow = Selectable<Tables['project']>;
 
-const LIST_FIRST = `select * from project where organization_id = $1
-  order by created_at desc, id desc limit $2`;
-const LIST_AFTER = `select * from project where organization_id = $1 and (created_at, id) < ($2, $3)
-  order by created_at desc, id desc limit $4`;
-
+// Fixed SQL, written once: the list is the W1 hot path (docs/benchmarks.md).
+const LIST = newestFirstList('project', ['organization_id']);
 const COUNT = 'select count(*)::int as count from project where organization_id = $1';
 // The check and the insert in one statement (schema/quota.routines.ts).
 const CREATE_WITHIN_LIMIT = `select * from project_create_within_limit($1, $2, $3, $4, $5, $6)`;
@@ -65,12 +59,9 @@ export class PostgresProjectRepository implements ProjectRepository {
     return row ? toProject(row) : null;
   }
 
-  async list(organizationId: number, options: ProjectListOptions = {}): Promise<Project[]> {
-    // Row comparison on (created_at, id) walks the (organization_id, created_at desc, id desc)
-    // index. Fixed SQL: this is the W1 hot path (docs/benchmarks.md). `limit null` is no limit.
-    const rows = options.after
-      ? await this.database.select<ProjectRow>(LIST_AFTER, [organizationId, options.after.createdAt, options.after.id, options.limit ?? null])
-      : await this.database.select<ProjectRow>(LIST_FIRST, [organizationId, options.limit ?? null]);
+  async list(organizationId: number, window?: ListWindow): Promise<Project[]> {
+    // Walks the (organization_id, created_at desc, id desc) index without a sort.
+    const rows = await LIST.select(this.database, [organizationId], window);
     return rows.map(toProject);
   }
 

@@ -15,9 +15,6 @@ export interface NotePatch {
   updatedAt: Date;
 }
 
-/** At most `limit` notes (all when omitted), strictly after `after` in the list order. */
-export type NoteListOptions = ListWindow;
-
 /** Whose notes a call addresses: a user sees only their own, inside their organization. */
 export interface NoteOwner {
   organizationId: number;
@@ -37,8 +34,11 @@ export interface NoteRepository {
    * creates. Null when the organization is at or above its limit; nothing is stored then.
    */
   createWithinLimit(owner: NoteOwner, note: NewNote, limit: number): Promise<Note | null>;
-  /** Newest first: `createdAt` descending, then `id` descending. */
-  list(owner: NoteOwner, options?: NoteListOptions): Promise<Note[]>;
+  /**
+   * Newest first: `createdAt` descending, then `id` descending. At most `window.limit` notes (all
+   * when omitted), strictly after `window.after` in that order.
+   */
+  list(owner: NoteOwner, window?: ListWindow): Promise<Note[]>;
   findById(owner: NoteOwner, id: number): Promise<Note | null>;
   /** Returns the updated note, or null when the owner has no such note. */
   update(owner: NoteOwner, id: number, patch: NotePatch): Promise<Note | null>;

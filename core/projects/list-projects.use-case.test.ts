@@ -4,8 +4,8 @@ import { InMemoryProjectRepository, InMemoryStore } from '../../test/builders/ad
 import { FakeClock } from '../../test/support/fake-clock';
 import type { Caller } from '../accounts/caller';
 import type { RoleName } from '../accounts/role';
+import { encodeListCursor } from '../shared/list-page';
 import { CreateProject } from './create-project.use-case';
-import { encodeProjectCursor } from './project-cursor';
 import { ListProjects } from './list-projects.use-case';
 
 const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1, mfaSatisfied: true });
@@ -70,7 +70,7 @@ describe('ListProjects', () => {
 
   it('never lets a cursor reach into another organization', async () => {
     const { listProjects } = await setup();
-    const cursor = encodeProjectCursor({ createdAt: new Date('2100-01-01T00:00:00.000Z'), id: 2_147_483_647 });
+    const cursor = encodeListCursor({ createdAt: new Date('2100-01-01T00:00:00.000Z'), id: 2_147_483_647 });
     expect(names(await listProjects.execute(caller('member', 2, 20), { cursor }))).toEqual(['theirs']);
   });
 

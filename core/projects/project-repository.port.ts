@@ -1,3 +1,4 @@
+import type { ListWindow } from '../shared/list-page';
 import type { Project } from './project';
 
 export interface NewProject {
@@ -15,19 +16,6 @@ export interface ProjectPatch {
   updatedAt: Date;
 }
 
-/** A position in the list: the last project already seen. */
-export interface ProjectPosition {
-  createdAt: Date;
-  id: number;
-}
-
-export interface ProjectListOptions {
-  /** At most this many projects; all of them when omitted. */
-  limit?: number;
-  /** Only projects strictly after this position in the list order. */
-  after?: ProjectPosition;
-}
-
 /**
  * Projects, each owned by one organization. Every method takes the caller's organization id and
  * never sees another organization's rows: a project of another organization behaves exactly like
@@ -41,8 +29,12 @@ export interface ProjectRepository {
    * one creates. Null when the organization is at or above its limit; nothing is stored then.
    */
   createWithinLimit(organizationId: number, project: NewProject, limit: number): Promise<Project | null>;
-  /** Newest first: `createdAt` descending, then `id` descending, so the order is total and stable for keyset paging. */
-  list(organizationId: number, options?: ProjectListOptions): Promise<Project[]>;
+  /**
+   * Newest first: `createdAt` descending, then `id` descending, so the order is total and stable
+   * for keyset paging. At most `window.limit` projects (all when omitted), strictly after
+   * `window.after` in that order.
+   */
+  list(organizationId: number, window?: ListWindow): Promise<Project[]>;
   findById(organizationId: number, id: number): Promise<Project | null>;
   /** Returns the updated project, or null when absent from the organization. */
   update(organizationId: number, id: number, patch: ProjectPatch): Promise<Project | null>;

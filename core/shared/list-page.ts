@@ -78,11 +78,21 @@ export function isAfter(item: ListPosition, position: ListPosition | undefined):
   return delta > 0 || (delta === 0 && item.id > position.id);
 }
 
-/** Ascending (createdAt, id): the order of every list but projects'. */
+/** Ascending (createdAt, id): the order of every list but the newest-first ones (projects, notes). */
 export const byPosition = (a: ListPosition, b: ListPosition): number => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id;
 
-/** The in-memory adapters' windowing of an already sorted list. */
+/** Descending (createdAt, id): the order of projects and notes. */
+export const newestFirst = (a: ListPosition, b: ListPosition): number => byPosition(b, a);
+
+/** The in-memory adapters' windowing of a list already sorted `byPosition`. */
 export function applyWindow<T extends ListPosition>(sorted: T[], window: ListWindow = {}): T[] {
   const after = sorted.filter((item) => isAfter(item, window.after));
   return window.limit === undefined ? after : after.slice(0, window.limit);
+}
+
+/** `applyWindow` for a list already sorted `newestFirst`, where "after a position" means older than it. */
+export function applyNewestFirstWindow<T extends ListPosition>(sorted: T[], window: ListWindow = {}): T[] {
+  const { after, limit } = window;
+  const older = after ? sorted.filter((item) => isAfter(after, item)) : sorted;
+  return limit === undefined ? older : older.slice(0, limit);
 }

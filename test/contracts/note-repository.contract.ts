@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewNote, NoteOwner, NoteRepository } from '../../core/notes/note-repository.port';
+import type { NewNote, NoteRepository } from '../../core/notes/note-repository.port';
+import type { Tenants } from './tenants';
 
-/** What the suite needs besides the repository: organizations and users to own notes. */
-export interface NoteRepositoryHarness {
+/** The repository under test, and organizations and users to own its notes (a new tenant's user is a NoteOwner). */
+export interface NoteRepositoryHarness extends Tenants {
   repository: NoteRepository;
-  /** A new organization with one user in it. */
-  newTenant(): Promise<NoteOwner>;
-  newUser(organizationId: number): Promise<number>;
-  deleteOrganization(organizationId: number): Promise<void>;
-  deleteUser(userId: number): Promise<void>;
   close(): Promise<void>;
 }
 

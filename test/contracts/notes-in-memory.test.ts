@@ -1,7 +1,7 @@
 import { InMemoryNoteRepository } from '../../adapters/in-memory/in-memory-note-repository';
 import { InMemoryStore } from '../../adapters/in-memory/in-memory-store';
-import { inMemoryTenants } from './in-memory-tenants';
 import { noteRepositoryContract } from './note-repository.contract';
+import { inMemoryTenants } from './tenants';
 
 noteRepositoryContract('in-memory', async () => {
   const store = new InMemoryStore();

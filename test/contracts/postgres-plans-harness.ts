@@ -2,9 +2,9 @@ import type { Database } from '../../adapters/postgres/database';
 import { PostgresNoteRepository } from '../../adapters/postgres/postgres-note-repository';
 import { PostgresPlanRepository } from '../../adapters/postgres/postgres-plan-repository';
 import { SEEDED_PLANS } from '../../core/plans/seeded-plans';
-import { insertOrganization, insertUser } from '../support/sessions';
 import type { NoteRepositoryHarness } from './note-repository.contract';
 import type { PlanRepositoryHarness } from './plan-repository.contract';
+import { postgresTenants } from './tenants';
 
 /** Puts the plan table back to the migration's seed, ids from 1. */
 export async function reseedPlans(database: Database): Promise<void> {
@@ -41,19 +41,5 @@ export function postgresPlanHarness(database: Database, close: () => Promise<voi
 
 /** The note contract over a migrated database. */
 export function postgresNoteHarness(database: Database, close: () => Promise<void>): NoteRepositoryHarness {
-  return {
-    repository: new PostgresNoteRepository(database),
-    async newTenant() {
-      const organizationId = await insertOrganization(database);
-      return { organizationId, userId: await insertUser(database, organizationId) };
-    },
-    newUser: (organizationId) => insertUser(database, organizationId),
-    async deleteOrganization(organizationId) {
-      await database.db.deleteFrom('organization').where('id', '=', organizationId).execute();
-    },
-    async deleteUser(userId) {
-      await database.db.deleteFrom('app_user').where('id', '=', userId).execute();
-    },
-    close,
-  };
+  return { repository: new PostgresNoteRepository(database), ...postgresTenants(database), close };
 }

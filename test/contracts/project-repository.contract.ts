@@ -1,16 +1,11 @@
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import type { Project } from '../../core/projects/project';
 import type { NewProject, ProjectRepository } from '../../core/projects/project-repository.port';
+import type { Tenants } from './tenants';
 
-/** What the suite needs besides the repository: organizations and users to own projects. */
-export interface ProjectRepositoryHarness {
+/** The repository under test, and organizations and users to own its projects. */
+export interface ProjectRepositoryHarness extends Tenants {
   repository: ProjectRepository;
-  /** A new organization with one user in it. */
-  newTenant(): Promise<{ organizationId: number; userId: number }>;
-  newUser(organizationId: number): Promise<number>;
-  /** Deletes the organization the way its owner would (SQL: `delete from organization`). */
-  deleteOrganization(organizationId: number): Promise<void>;
-  deleteUser(userId: number): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, CookieJar, type ApiClient } from '../../app/client';
+import { describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../app/client';
 import { STREAM_PAGE } from '../../app/http/routes/projects.routes';
-import { startTestApp, type TestApp } from '../support/app';
+import { apiSuite } from '../support/api-suite';
 import { expectErrorResponse } from '../support/http-assertions';
 import { requirePostgres } from '../support/postgres';
-import { testSessions, type TestSessions } from '../support/sessions';
-import type { RoleName } from '../../core/accounts/role';
 
 /**
  * Every list pages the same way (`limit`, opaque `cursor`, `Link` rel="next"), `GET /projects`
@@ -15,21 +13,8 @@ import type { RoleName } from '../../core/accounts/role';
 const postgres = await requirePostgres();
 
 describe.skipIf(!postgres)('lists and HTTP conventions', () => {
-  let app: TestApp;
-  let sessions: TestSessions;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    sessions = testSessions(app.db!.database);
-  });
-  afterAll(() => app?.close());
-
-  async function as(role: RoleName, organizationId?: number): Promise<{ api: ApiClient; organizationId: number; token: string }> {
-    const session = await sessions.loginAs(role, organizationId ?? (await sessions.newOrganization()));
-    const jar = new CookieJar();
-    jar.set(app.config.sessionCookieName, session.token);
-    return { api: createApiClient(app.url, { cookieJar: jar }), organizationId: session.organizationId, token: session.token };
-  }
+  const suite = apiSuite();
+  const { as } = suite;
 
   /** Follows `Link: <…>; rel="next"` from `first` until it is absent; returns the ids in order and the page count. */
   async function walk(api: ApiClient, path: '/members' | '/invitations' | '/organizations', limit: number) {
@@ -46,7 +31,7 @@ describe.skipIf(!postgres)('lists and HTTP conventions', () => {
       const link = result.response.headers.get('link');
       if (!link) break;
       const next = new URL(/^<([^>]+)>; rel="next"$/.exec(link)![1]!);
-      expect(`${next.origin}${next.pathname}`).toBe(`${app.config.baseApiUrl}${path}`);
+      expect(`${next.origin}${next.pathname}`).toBe(`${suite.app.config.baseApiUrl}${path}`);
       expect(next.searchParams.get('limit')).toBe(String(limit));
       cursor = next.searchParams.get('cursor')!;
     }
@@ -55,13 +40,13 @@ describe.skipIf(!postgres)('lists and HTTP conventions', () => {
 
   it('pages /members, /invitations and /organizations with limit, cursor and Link, and lists them whole without limit', async () => {
     const admin = await as('org_admin');
-    for (let i = 0; i < 4; i += 1) await sessions.loginAs('member', admin.organizationId);
+    for (let i = 0; i < 4; i += 1) await suite.sessions.loginAs('member', admin.organizationId);
     for (let i = 0; i < 5; i += 1) {
       const created = await admin.api.POST('/invitations', { body: { email: `invitee${i}@example.com`, role: 'member' } });
       expect(created.response.status).toBe(201);
     }
     const root = await as('sys_admin');
-    for (let i = 0; i < 3; i += 1) await sessions.newOrganization(`Org ${i}`);
+    for (let i = 0; i < 3; i += 1) await suite.sessions.newOrganization(`Org ${i}`);
 
     for (const [api, path] of [
       [admin.api, '/members'],
@@ -96,11 +81,11 @@ describe.skipIf(!postgres)('lists and HTTP conventions', () => {
       created_at: new Date(base + i * 1_000),
       updated_at: new Date(base + i * 1_000),
     }));
-    const owner = await sessions.loginAs('member', organizationId);
+    const owner = await suite.sessions.loginAs('member', organizationId);
     for (const row of rows) row.user_id = owner.userId;
-    for (let i = 0; i < rows.length; i += 500) await app.db!.database.db.insertInto('project').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500) await suite.app.db!.database.db.insertInto('project').values(rows.slice(i, i + 500)).execute();
 
-    const res = await app.request('/projects', { headers: { Cookie: `${app.config.sessionCookieName}=${(await sessions.loginAs('readonly', organizationId)).token}` } });
+    const res = await suite.app.request('/projects', { headers: { Cookie: `${suite.app.config.sessionCookieName}=${(await suite.sessions.loginAs('readonly', organizationId)).token}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('content-length')).toBeNull(); // streamed, chunk by chunk
@@ -129,17 +114,17 @@ describe.skipIf(!postgres)('lists and HTTP conventions', () => {
 
   it('refuses a form or text body on a JSON route with 415 UNSUPPORTED_MEDIA_TYPE, before reading it', async () => {
     const { token } = await as('member');
-    const cookie = `${app.config.sessionCookieName}=${token}`;
+    const cookie = `${suite.app.config.sessionCookieName}=${token}`;
     for (const [type, body] of [
       ['application/x-www-form-urlencoded', 'name=Form'],
       ['text/plain', '{"name": "Text"}'],
       ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nM\r\n--x--\r\n'],
     ] as const) {
-      const res = await app.request('/projects', { method: 'POST', headers: { Cookie: cookie, 'Content-Type': type }, body });
+      const res = await suite.app.request('/projects', { method: 'POST', headers: { Cookie: cookie, 'Content-Type': type }, body });
       await expectErrorResponse(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
     }
     // application/*+json is JSON.
-    const vendor = await app.request('/projects', {
+    const vendor = await suite.app.request('/projects', {
       method: 'POST',
       headers: { Cookie: cookie, 'Content-Type': 'application/vnd.api+json' },
       body: '{"name": "Vendor"}',

@@ -1,38 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RoleName } from '../../core/accounts/role';
-import { createApiClient, CookieJar, type ApiClient } from '../../app/client';
-import { startTestApp, type TestApp } from '../support/app';
-import { testSessions, type TestSession, type TestSessions } from '../support/sessions';
+import { describe, expect, it } from 'vitest';
+import { apiSuite } from '../support/api-suite';
+import { expectApiError } from '../support/http-assertions';
 
 /** The notes API end to end, through the client generated from the OpenAPI description. */
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('notes over HTTP', () => {
-  let app: TestApp;
-  let sessions: TestSessions;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    sessions = testSessions(app.db!.database);
-  });
-  afterAll(() => app?.close());
-
-  const clientFor = (session?: TestSession): ApiClient => {
-    const jar = new CookieJar();
-    if (session) jar.set(app.config.sessionCookieName, session.token);
-    return createApiClient(app.url, jar);
-  };
-
-  async function as(role: RoleName, organizationId?: number) {
-    const session = await sessions.loginAs(role, organizationId ?? (await sessions.newOrganization()));
-    return { ...session, api: clientFor(session) };
-  }
-
-  function expectError(result: { error?: unknown; response: Response }, status: number, code: string) {
-    expect(result.response.status).toBe(status);
-    expect(result.error).toMatchObject({ code, message: expect.any(String), error_id: expect.any(String), details: expect.any(Object) });
-    return (result.error as { details: Record<string, unknown> }).details;
-  }
+  const { as, clientFor } = apiSuite();
 
   it('creates, reads, lists, updates and deletes a note', async () => {
     const { api } = await as('member');
@@ -46,8 +20,8 @@ describe('notes over HTTP', () => {
     expect(updated.data).toMatchObject({ title: 'Groceries', content: 'milk', created_at: created.data!.created_at });
     const deleted = await api.DELETE('/notes/{note_id}', { params: { path } });
     expect(deleted.response.status).toBe(204);
-    expect(expectError(await api.GET('/notes/{note_id}', { params: { path } }), 404, 'RESOURCE_NOT_FOUND')).toEqual({ resource: 'note', resource_id: path.note_id });
-    expectError(await api.DELETE('/notes/{note_id}', { params: { path } }), 404, 'RESOURCE_NOT_FOUND');
+    expect(expectApiError(await api.GET('/notes/{note_id}', { params: { path } }), 404, 'RESOURCE_NOT_FOUND')).toEqual({ resource: 'note', resource_id: path.note_id });
+    expectApiError(await api.DELETE('/notes/{note_id}', { params: { path } }), 404, 'RESOURCE_NOT_FOUND');
   });
 
   it("hides a colleague's and another organization's notes behind 404", async () => {
@@ -57,9 +31,9 @@ describe('notes over HTTP', () => {
     const note = (await alice.api.POST('/notes', { body: { title: 'private' } })).data!;
     for (const other of [bob, stranger]) {
       const path = { note_id: note.id };
-      expect(expectError(await other.api.GET('/notes/{note_id}', { params: { path } }), 404, 'RESOURCE_NOT_FOUND')).toEqual({ resource: 'note', resource_id: note.id });
-      expectError(await other.api.PUT('/notes/{note_id}', { params: { path }, body: { title: 'x' } }), 404, 'RESOURCE_NOT_FOUND');
-      expectError(await other.api.DELETE('/notes/{note_id}', { params: { path } }), 404, 'RESOURCE_NOT_FOUND');
+      expect(expectApiError(await other.api.GET('/notes/{note_id}', { params: { path } }), 404, 'RESOURCE_NOT_FOUND')).toEqual({ resource: 'note', resource_id: note.id });
+      expectApiError(await other.api.PUT('/notes/{note_id}', { params: { path }, body: { title: 'x' } }), 404, 'RESOURCE_NOT_FOUND');
+      expectApiError(await other.api.DELETE('/notes/{note_id}', { params: { path } }), 404, 'RESOURCE_NOT_FOUND');
       expect((await other.api.GET('/notes')).data).toEqual([]);
     }
   });
@@ -90,18 +64,18 @@ describe('notes over HTTP', () => {
       [{ title: 'ok', content: 'x'.repeat(100_001) }, 'body.content'],
       [{ title: 'ok', content: 42 }, 'body.content'],
     ];
-    for (const [body, field] of cases) expect(expectError(await api.POST('/notes', { body: body as never }), 422, 'VALIDATION_ERROR')).toHaveProperty([field]);
+    for (const [body, field] of cases) expect(expectApiError(await api.POST('/notes', { body: body as never }), 422, 'VALIDATION_ERROR')).toHaveProperty([field]);
     for (const id of ['abc', '0', '2147483648']) {
-      expect(expectError(await api.GET('/notes/{note_id}', { params: { path: { note_id: id as never } } }), 422, 'VALIDATION_ERROR')).toHaveProperty(['path.note_id']);
+      expect(expectApiError(await api.GET('/notes/{note_id}', { params: { path: { note_id: id as never } } }), 422, 'VALIDATION_ERROR')).toHaveProperty(['path.note_id']);
     }
-    expect(expectError(await api.GET('/notes', { params: { query: { cursor: 'nope' } } }), 422, 'VALIDATION_ERROR')).toEqual({ 'query.cursor': 'Invalid cursor' });
+    expect(expectApiError(await api.GET('/notes', { params: { query: { cursor: 'nope' } } }), 422, 'VALIDATION_ERROR')).toEqual({ 'query.cursor': 'Invalid cursor' });
   });
 
   it('refuses readonly callers every note route, and anonymous ones with 401', async () => {
     const { api } = await as('readonly');
-    expectError(await api.GET('/notes'), 403, 'ACCESS_DENIED');
-    expectError(await api.POST('/notes', { body: { title: 'x' } }), 403, 'ACCESS_DENIED');
-    expectError(await clientFor().GET('/notes'), 401, 'UNAUTHORIZED');
+    expectApiError(await api.GET('/notes'), 403, 'ACCESS_DENIED');
+    expectApiError(await api.POST('/notes', { body: { title: 'x' } }), 403, 'ACCESS_DENIED');
+    expectApiError(await clientFor().GET('/notes'), 401, 'UNAUTHORIZED');
   });
 
   it("refuses the note past the Free plan's 10 with QUOTA_EXCEEDED, and accepts it again after a delete", async () => {
@@ -109,7 +83,7 @@ describe('notes over HTTP', () => {
     const bob = await as('member', alice.organizationId);
     const notes = [];
     for (let i = 0; i < 10; i += 1) notes.push((await (i % 2 ? bob : alice).api.POST('/notes', { body: { title: `n${i}` } })).data!);
-    expect(expectError(await alice.api.POST('/notes', { body: { title: 'one too many' } }), 403, 'QUOTA_EXCEEDED')).toEqual({ feature_key: 'max_notes', limit: 10 });
+    expect(expectApiError(await alice.api.POST('/notes', { body: { title: 'one too many' } }), 403, 'QUOTA_EXCEEDED')).toEqual({ feature_key: 'max_notes', limit: 10 });
     expect((await alice.api.GET('/plans/current')).data!.usage.max_notes).toEqual({ kind: 'limit', limit: 10, used: 10 });
     await bob.api.DELETE('/notes/{note_id}', { params: { path: { note_id: notes[1]!.id } } });
     expect((await alice.api.POST('/notes', { body: { title: 'fits again' } })).response.status).toBe(201);

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RoleName } from '../../core/accounts/role';
 import { signed, subscriptionEvent } from '../builders/stripe-events';
-import { createApiClient, CookieJar, type ApiClient } from '../../app/client';
 import { startStripeFake, type StripeFake } from '../fakes/stripe-fake';
-import { startTestApp, type TestApp } from '../support/app';
-import { testSessions, type TestSession, type TestSessions } from '../support/sessions';
+import { apiSuite } from '../support/api-suite';
+import { expectApiError } from '../support/http-assertions';
 
 /** Plans, the current plan and its usage, and a subscription moving an organization between plans, through the generated client. */
 const API_KEY = 'sk_test_plans_e2e';
@@ -12,40 +10,20 @@ const SECRET = 'whsec_plans_e2e';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('plans over HTTP', () => {
+  // The fake starts first and stops last: hooks registered later run after it on the way in and
+  // before it on the way out.
   let fake: StripeFake;
-  let app: TestApp;
-  let sessions: TestSessions;
-
   beforeAll(async () => {
     fake = await startStripeFake({ apiKey: API_KEY });
-    app = await startTestApp({ APP_STRIPE_API_KEY: API_KEY, APP_STRIPE_WEBHOOK_SECRET: SECRET, APP_STRIPE_API_BASE_URL: fake.url });
-    sessions = testSessions(app.db!.database);
   });
-  afterAll(async () => {
-    await app?.close();
-    await fake?.close();
-  });
+  afterAll(() => fake?.close());
 
-  const clientFor = (session?: TestSession): ApiClient => {
-    const jar = new CookieJar();
-    if (session) jar.set(app.config.sessionCookieName, session.token);
-    return createApiClient(app.url, jar);
-  };
-
-  async function as(role: RoleName, organizationId?: number) {
-    const session = await sessions.loginAs(role, organizationId ?? (await sessions.newOrganization()));
-    return { ...session, api: clientFor(session) };
-  }
-
-  function expectError(result: { error?: unknown; response: Response }, status: number, code: string) {
-    expect(result.response.status).toBe(status);
-    expect(result.error).toMatchObject({ code, message: expect.any(String), error_id: expect.any(String), details: expect.any(Object) });
-    return (result.error as { details: Record<string, unknown> }).details;
-  }
+  const suite = apiSuite(() => ({ APP_STRIPE_API_KEY: API_KEY, APP_STRIPE_WEBHOOK_SECRET: SECRET, APP_STRIPE_API_BASE_URL: fake.url }));
+  const { as, clientFor } = suite;
 
   const webhook = (event: unknown) => {
     const { payload, signature } = signed(event, SECRET);
-    return app.request('/webhooks/stripe', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature }, body: payload });
+    return suite.app.request('/webhooks/stripe', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature }, body: payload });
   };
 
   it('lists the seeded plans and the feature catalogue to any member of an organization', async () => {
@@ -68,8 +46,8 @@ describe('plans over HTTP', () => {
       { key: 'token_limit', kind: 'metered', default: 0, label: 'AI tokens per usage period' },
       { key: 'enable_ai', kind: 'flag', default: false, label: 'AI copilot' },
     ]);
-    expectError(await api.GET('/plans', { params: { query: { include_inactive: 'true' } } }), 403, 'ACCESS_DENIED');
-    expectError(await clientFor().GET('/plans'), 401, 'UNAUTHORIZED');
+    expectApiError(await api.GET('/plans', { params: { query: { include_inactive: 'true' } } }), 403, 'ACCESS_DENIED');
+    expectApiError(await clientFor().GET('/plans'), 401, 'UNAUTHORIZED');
   });
 
   it('reports the current plan, period and usage of an organization without a subscription', async () => {
@@ -108,31 +86,31 @@ describe('plans over HTTP', () => {
     const merged = await api.PUT('/plans/{plan_id}', { params: { path: { plan_id: id } }, body: { features: { enable_ai: true } } });
     expect(merged.data!.features).toEqual({ max_notes: 50, max_projects: -1, token_limit: 0, enable_ai: true });
 
-    expectError(await api.POST('/plans', { body: { name: 'team' } }), 409, 'CONFLICT');
-    expectError(await api.POST('/plans', { body: { name: 'Other', stripe_product_id: 'prod_team_e2e' } }), 409, 'CONFLICT');
-    const bad = expectError(
+    expectApiError(await api.POST('/plans', { body: { name: 'team' } }), 409, 'CONFLICT');
+    expectApiError(await api.POST('/plans', { body: { name: 'Other', stripe_product_id: 'prod_team_e2e' } }), 409, 'CONFLICT');
+    const bad = expectApiError(
       await api.POST('/plans', { body: { name: 'Bad', features: { max_notes: -2, token_limit: 1.5, enable_ai: 'yes', max_widgets: 1 } as never } }),
       422,
       'VALIDATION_ERROR',
     );
     expect(Object.keys(bad).sort()).toEqual(['body.features.enable_ai', 'body.features.max_notes', 'body.features.max_widgets', 'body.features.token_limit']);
-    expectError(await api.PUT('/plans/{plan_id}', { params: { path: { plan_id: 999_999 } }, body: { name: 'x' } }), 404, 'RESOURCE_NOT_FOUND');
+    expectApiError(await api.PUT('/plans/{plan_id}', { params: { path: { plan_id: 999_999 } }, body: { name: 'x' } }), 404, 'RESOURCE_NOT_FOUND');
 
     const retired = await api.PUT('/plans/{plan_id}', { params: { path: { plan_id: id } }, body: { is_active: false } });
     expect(retired.data!.is_active).toBe(false);
     expect((await api.GET('/plans')).data!.map((p) => p.name)).not.toContain('Team');
     expect((await api.GET('/plans', { params: { query: { include_inactive: 'true' } } })).data!.map((p) => p.name)).toContain('Team');
-    expectError(await api.POST('/plans/{plan_id}/default', { params: { path: { plan_id: id } } }), 409, 'CONFLICT');
+    expectApiError(await api.POST('/plans/{plan_id}/default', { params: { path: { plan_id: id } } }), 409, 'CONFLICT');
 
     const free = (await api.GET('/plans')).data!.find((p) => p.is_default)!;
-    expectError(await api.PUT('/plans/{plan_id}', { params: { path: { plan_id: free.id } }, body: { is_active: false } }), 409, 'CONFLICT');
+    expectApiError(await api.PUT('/plans/{plan_id}', { params: { path: { plan_id: free.id } }, body: { is_active: false } }), 409, 'CONFLICT');
   });
 
   it('refuses plan changes below sys_admin', async () => {
     const { api } = await as('org_admin');
-    expectError(await api.POST('/plans', { body: { name: 'Mine' } }), 403, 'ACCESS_DENIED');
-    expectError(await api.PUT('/plans/{plan_id}', { params: { path: { plan_id: 1 } }, body: { name: 'x' } }), 403, 'ACCESS_DENIED');
-    expectError(await api.POST('/plans/{plan_id}/default', { params: { path: { plan_id: 1 } } }), 403, 'ACCESS_DENIED');
+    expectApiError(await api.POST('/plans', { body: { name: 'Mine' } }), 403, 'ACCESS_DENIED');
+    expectApiError(await api.PUT('/plans/{plan_id}', { params: { path: { plan_id: 1 } }, body: { name: 'x' } }), 403, 'ACCESS_DENIED');
+    expectApiError(await api.POST('/plans/{plan_id}/default', { params: { path: { plan_id: 1 } } }), 403, 'ACCESS_DENIED');
   });
 
   it('moves an organization to Professional on a subscription webhook, and back to Free on its cancellation', async () => {

@@ -1,44 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, CookieJar, type ApiClient } from '../../app/client';
-import { startTestApp, type TestApp } from '../support/app';
-import { testSessions, type TestSession, type TestSessions } from '../support/sessions';
-import type { RoleName } from '../../core/accounts/role';
+import { describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../app/client';
+import { apiSuite } from '../support/api-suite';
+import { expectApiError } from '../support/http-assertions';
 
 /** The projects API end to end, through the client generated from the OpenAPI description. */
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('projects over HTTP', () => {
-  let app: TestApp;
-  let sessions: TestSessions;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    sessions = testSessions(app.db!.database);
-  });
-  afterAll(() => app?.close());
-
-  const clientFor = (session?: TestSession): ApiClient => {
-    const jar = new CookieJar();
-    if (session) jar.set(app.config.sessionCookieName, session.token);
-    return createApiClient(app.url, jar);
-  };
-
-  /** A caller of `role` in a new organization (or the given one), with the generated client. */
-  async function as(role: RoleName, organizationId?: number) {
-    const session = await sessions.loginAs(role, organizationId ?? (await sessions.newOrganization()));
-    return { ...session, api: clientFor(session) };
-  }
+  // The app on a throwaway database, and `as(role)`: a logged-in caller with the generated client.
+  const suite = apiSuite();
+  const { as, clientFor } = suite;
 
   async function createProject(api: ApiClient, name: string, description: string | null = null) {
     const { data, response } = await api.POST('/projects', { body: { name, description } });
     expect(response.status).toBe(201);
     return data!;
-  }
-
-  function expectError(result: { error?: unknown; response: Response }, status: number, code: string) {
-    expect(result.response.status).toBe(status);
-    expect(result.error).toMatchObject({ code, message: expect.any(String), error_id: expect.any(String), details: expect.any(Object) });
-    return (result.error as { details: Record<string, unknown> }).details;
   }
 
   it('creates, reads, lists, updates and deletes a project', async () => {
@@ -67,9 +43,9 @@ describe('projects over HTTP', () => {
     expect(await deleted.response.text()).toBe('');
 
     const gone = await api.GET('/projects/{project_id}', { params: { path: { project_id: created.id } } });
-    expect(expectError(gone, 404, 'RESOURCE_NOT_FOUND')).toEqual({ resource: 'project', resource_id: created.id });
+    expect(expectApiError(gone, 404, 'RESOURCE_NOT_FOUND')).toEqual({ resource: 'project', resource_id: created.id });
     const again = await api.DELETE('/projects/{project_id}', { params: { path: { project_id: created.id } } });
-    expect(expectError(again, 404, 'RESOURCE_NOT_FOUND')).toEqual({ resource: 'project', resource_id: created.id });
+    expect(expectApiError(again, 404, 'RESOURCE_NOT_FOUND')).toEqual({ resource: 'project', resource_id: created.id });
   });
 
   it('leaves omitted and null fields unchanged, and ignores unknown fields', async () => {
@@ -96,11 +72,11 @@ describe('projects over HTTP', () => {
     const path = { project_id: project.id };
     const details = { resource: 'project', resource_id: project.id };
 
-    expect(expectError(await stranger.api.GET('/projects/{project_id}', { params: { path } }), 404, 'RESOURCE_NOT_FOUND')).toEqual(details);
+    expect(expectApiError(await stranger.api.GET('/projects/{project_id}', { params: { path } }), 404, 'RESOURCE_NOT_FOUND')).toEqual(details);
     expect(
-      expectError(await stranger.api.PUT('/projects/{project_id}', { params: { path }, body: { name: 'stolen' } }), 404, 'RESOURCE_NOT_FOUND'),
+      expectApiError(await stranger.api.PUT('/projects/{project_id}', { params: { path }, body: { name: 'stolen' } }), 404, 'RESOURCE_NOT_FOUND'),
     ).toEqual(details);
-    expect(expectError(await stranger.api.DELETE('/projects/{project_id}', { params: { path } }), 404, 'RESOURCE_NOT_FOUND')).toEqual(details);
+    expect(expectApiError(await stranger.api.DELETE('/projects/{project_id}', { params: { path } }), 404, 'RESOURCE_NOT_FOUND')).toEqual(details);
     expect((await stranger.api.GET('/projects')).data).toEqual([]);
     expect((await owner.api.GET('/projects/{project_id}', { params: { path } })).data).toEqual(project);
   });
@@ -110,33 +86,33 @@ describe('projects over HTTP', () => {
     const project = await createProject(api, 'valid');
     const badBody = async (body: unknown) => api.POST('/projects', { body: body as { name: string } });
 
-    expect(expectError(await badBody({ name: '   ' }), 422, 'VALIDATION_ERROR')).toHaveProperty(['body.name']);
-    expect(expectError(await badBody({ name: 'x'.repeat(201) }), 422, 'VALIDATION_ERROR')).toHaveProperty(['body.name']);
+    expect(expectApiError(await badBody({ name: '   ' }), 422, 'VALIDATION_ERROR')).toHaveProperty(['body.name']);
+    expect(expectApiError(await badBody({ name: 'x'.repeat(201) }), 422, 'VALIDATION_ERROR')).toHaveProperty(['body.name']);
     expect((await badBody({ name: 'x'.repeat(200) })).response.status).toBe(201);
-    expect(expectError(await badBody({}), 422, 'VALIDATION_ERROR')).toHaveProperty(['body.name']);
-    expect(expectError(await badBody({ name: 42 }), 422, 'VALIDATION_ERROR')).toHaveProperty(['body.name']);
-    expect(expectError(await badBody({ name: 'a', description: 'd'.repeat(10_001) }), 422, 'VALIDATION_ERROR')).toHaveProperty([
+    expect(expectApiError(await badBody({}), 422, 'VALIDATION_ERROR')).toHaveProperty(['body.name']);
+    expect(expectApiError(await badBody({ name: 42 }), 422, 'VALIDATION_ERROR')).toHaveProperty(['body.name']);
+    expect(expectApiError(await badBody({ name: 'a', description: 'd'.repeat(10_001) }), 422, 'VALIDATION_ERROR')).toHaveProperty([
       'body.description',
     ]);
-    expect(expectError(await badBody({ name: 'a\u0000b' }), 422, 'VALIDATION_ERROR')).toHaveProperty(['body.name']);
+    expect(expectApiError(await badBody({ name: 'a\u0000b' }), 422, 'VALIDATION_ERROR')).toHaveProperty(['body.name']);
     const update = await api.PUT('/projects/{project_id}', { params: { path: { project_id: project.id } }, body: { name: '' } });
-    expect(expectError(update, 422, 'VALIDATION_ERROR')).toHaveProperty(['body.name']);
+    expect(expectApiError(update, 422, 'VALIDATION_ERROR')).toHaveProperty(['body.name']);
 
     for (const id of ['abc', '0', '-1', '1.5', '1e3', '2147483648', '99999999999999999999']) {
       const path = { project_id: id as unknown as number };
-      expect(expectError(await api.GET('/projects/{project_id}', { params: { path } }), 422, 'VALIDATION_ERROR')).toHaveProperty([
+      expect(expectApiError(await api.GET('/projects/{project_id}', { params: { path } }), 422, 'VALIDATION_ERROR')).toHaveProperty([
         'path.project_id',
       ]);
       expect((await api.DELETE('/projects/{project_id}', { params: { path } })).response.status).toBe(422);
     }
     const largest = await api.GET('/projects/{project_id}', { params: { path: { project_id: 2_147_483_647 } } });
-    expectError(largest, 404, 'RESOURCE_NOT_FOUND');
+    expectApiError(largest, 404, 'RESOURCE_NOT_FOUND');
 
     for (const limit of [0, 1001]) {
-      expect(expectError(await api.GET('/projects', { params: { query: { limit } } }), 422, 'VALIDATION_ERROR')).toHaveProperty(['query.limit']);
+      expect(expectApiError(await api.GET('/projects', { params: { query: { limit } } }), 422, 'VALIDATION_ERROR')).toHaveProperty(['query.limit']);
     }
     const cursor = await api.GET('/projects', { params: { query: { limit: 1, cursor: 'not-a-cursor' } } });
-    expect(expectError(cursor, 422, 'VALIDATION_ERROR')).toEqual({ 'query.cursor': 'Invalid cursor' });
+    expect(expectApiError(cursor, 422, 'VALIDATION_ERROR')).toEqual({ 'query.cursor': 'Invalid cursor' });
   });
 
   it('lets a readonly caller read but refuses its writes with 403 ACCESS_DENIED', async () => {
@@ -147,9 +123,9 @@ describe('projects over HTTP', () => {
 
     expect((await reader.api.GET('/projects')).data).toEqual([project]);
     expect((await reader.api.GET('/projects/{project_id}', { params: { path } })).data).toEqual(project);
-    expectError(await reader.api.POST('/projects', { body: { name: 'nope' } }), 403, 'ACCESS_DENIED');
-    expectError(await reader.api.PUT('/projects/{project_id}', { params: { path }, body: { name: 'nope' } }), 403, 'ACCESS_DENIED');
-    expectError(await reader.api.DELETE('/projects/{project_id}', { params: { path } }), 403, 'ACCESS_DENIED');
+    expectApiError(await reader.api.POST('/projects', { body: { name: 'nope' } }), 403, 'ACCESS_DENIED');
+    expectApiError(await reader.api.PUT('/projects/{project_id}', { params: { path }, body: { name: 'nope' } }), 403, 'ACCESS_DENIED');
+    expectApiError(await reader.api.DELETE('/projects/{project_id}', { params: { path } }), 403, 'ACCESS_DENIED');
     expect((await member.api.GET('/projects')).data).toEqual([project]);
   });
 
@@ -158,11 +134,11 @@ describe('projects over HTTP', () => {
     const forged = clientFor({ userId: 0, organizationId: 0, role: 'member', token: 'A'.repeat(43) });
     for (const api of [anonymous, forged]) {
       const path = { project_id: 1 };
-      expectError(await api.GET('/projects'), 401, 'UNAUTHORIZED');
-      expectError(await api.POST('/projects', { body: { name: 'x' } }), 401, 'UNAUTHORIZED');
-      expectError(await api.GET('/projects/{project_id}', { params: { path } }), 401, 'UNAUTHORIZED');
-      expectError(await api.PUT('/projects/{project_id}', { params: { path }, body: {} }), 401, 'UNAUTHORIZED');
-      expectError(await api.DELETE('/projects/{project_id}', { params: { path } }), 401, 'UNAUTHORIZED');
+      expectApiError(await api.GET('/projects'), 401, 'UNAUTHORIZED');
+      expectApiError(await api.POST('/projects', { body: { name: 'x' } }), 401, 'UNAUTHORIZED');
+      expectApiError(await api.GET('/projects/{project_id}', { params: { path } }), 401, 'UNAUTHORIZED');
+      expectApiError(await api.PUT('/projects/{project_id}', { params: { path }, body: {} }), 401, 'UNAUTHORIZED');
+      expectApiError(await api.DELETE('/projects/{project_id}', { params: { path } }), 401, 'UNAUTHORIZED');
     }
   });
 
@@ -187,7 +163,7 @@ describe('projects over HTTP', () => {
       const match = /^<([^>]+)>; rel="next"$/.exec(link);
       expect(match).not.toBeNull();
       const next = new URL(match![1]!);
-      expect(`${next.origin}${next.pathname}`).toBe(`${app.config.baseApiUrl}/projects`);
+      expect(`${next.origin}${next.pathname}`).toBe(`${suite.app.config.baseApiUrl}/projects`);
       expect(next.searchParams.get('limit')).toBe('2');
       query = { limit: 2, cursor: next.searchParams.get('cursor')! };
     }
@@ -195,7 +171,7 @@ describe('projects over HTTP', () => {
   });
 
   it("deletes an organization's and a user's projects with them", async () => {
-    const database = app.db!.database;
+    const database = suite.app.db!.database;
     const doomed = await as('member');
     await createProject(doomed.api, 'goes with the organization');
     await database.run('delete from organization where id = $1', [doomed.organizationId]);

@@ -33,3 +33,13 @@ export async function expectErrorResponse(res: Response, status: number, code: s
   expect(text).not.toMatch(/\n\s+at |\.ts:\d+/); // no stack trace
   return body;
 }
+
+/**
+ * The error of a generated-client call (openapi-fetch's `{ error, response }`): the status and the
+ * ErrorResponse shape with `code`. Returns its `details`, to assert on.
+ */
+export function expectApiError(result: { error?: unknown; response: Response }, status: number, code: string): Record<string, unknown> {
+  expect(result.response.status).toBe(status);
+  expect(result.error).toMatchObject({ code, message: expect.any(String), error_id: expect.any(String), details: expect.any(Object) });
+  return (result.error as { details: Record<string, unknown> }).details;
+}

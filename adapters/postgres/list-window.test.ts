@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { Database } from './database';
+import { newestFirstList } from './list-window';
+
+/** What `database.select` was sent: the newest-first lists must stay fixed SQL, the same string every request. */
+function recorder() {
+  const sent: Array<[string, readonly unknown[]]> = [];
+  const select = async (sql: string, params: readonly unknown[]) => {
+    sent.push([sql, params]);
+    return [];
+  };
+  return { database: { select } as unknown as Database, sent };
+}
+
+describe('newestFirstList', () => {
+  const after = { createdAt: new Date('2026-11-21T10:00:00.000Z'), id: 7 };
+
+  it('sends the first page and a page after a position as fixed SQL, with the owner columns first', async () => {
+    const { database, sent } = recorder();
+    const list = newestFirstList('note', ['organization_id', 'user_id']);
+    await list.select(database, [1, 2], { limit: 3 });
+    await list.select(database, [1, 2], { limit: 3, after });
+    await list.select(database, [1, 2], { after });
+    await list.select(database, [1, 2]);
+    expect(sent).toEqual([
+      ['select * from note where organization_id = $1 and user_id = $2\n  order by created_at desc, id desc limit $3', [1, 2, 3]],
+      [
+        'select * from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4)\n  order by created_at desc, id desc limit $5',
+        [1, 2, after.createdAt, 7, 3],
+      ],
+      [
+        'select * from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4)\n  order by created_at desc, id desc limit $5',
+        [1, 2, after.createdAt, 7, null],
+      ],
+      ['select * from note where organization_id = $1 and user_id = $2\n  order by created_at desc, id desc limit $3', [1, 2, null]],
+    ]);
+  });
+
+  it('numbers the placeholders after however many owner columns there are', async () => {
+    const { database, sent } = recorder();
+    const list = newestFirstList('project', ['organization_id']);
+    await list.select(database, [5], { limit: 2, after });
+    expect(sent).toEqual([
+      ['select * from project where organization_id = $1 and (created_at, id) < ($2, $3)\n  order by created_at desc, id desc limit $4', [5, after.createdAt, 7, 2]],
+    ]);
+  });
+});
