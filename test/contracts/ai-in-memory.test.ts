@@ -6,7 +6,7 @@ import { InMemoryStore } from '../../adapters/in-memory/in-memory-store';
 import { InMemoryUsageLog } from '../../adapters/in-memory/in-memory-usage-log';
 import { FakeClock } from '../support/fake-clock';
 import { aiCapacityContract } from './ai-capacity.contract';
-import { inMemoryTenants } from './in-memory-tenants';
+import { inMemoryTenants } from './tenants';
 
 aiCapacityContract('in-memory', async () => {
   const store = new InMemoryStore({ clock: new FakeClock() });
