@@ -4,7 +4,7 @@ import { PostgresCreditLedger } from '../../adapters/postgres/postgres-credit-le
 import { PostgresOverageReportStore } from '../../adapters/postgres/postgres-overage-report-store';
 import { PostgresUsageLog } from '../../adapters/postgres/postgres-usage-log';
 import type { OverageReportStatus } from '../../core/ai/overage-report.port';
-import { insertOrganization, insertUser } from '../support/sessions';
+import { postgresTenants } from './tenants';
 import type { AiStoresHarness } from './ai-capacity.contract';
 
 const AI_TABLES = ['ai_reservation', 'ai_period_usage', 'ai_credit_account', 'ai_credit_transaction', 'llm_usage_log', 'ai_overage_report'] as const;
@@ -16,17 +16,7 @@ export function postgresAiHarness(database: Database, close: () => Promise<void>
     ledger: new PostgresCreditLedger(database),
     usageLog: new PostgresUsageLog(database),
     overageReports: new PostgresOverageReportStore(database),
-    async newTenant() {
-      const organizationId = await insertOrganization(database);
-      return { organizationId, userId: await insertUser(database, organizationId) };
-    },
-    newUser: (organizationId) => insertUser(database, organizationId),
-    async deleteOrganization(organizationId) {
-      await database.db.deleteFrom('organization').where('id', '=', organizationId).execute();
-    },
-    async deleteUser(userId) {
-      await database.db.deleteFrom('app_user').where('id', '=', userId).execute();
-    },
+    ...postgresTenants(database),
     async reservationCount(organizationId) {
       const [row] = await database.select<{ count: string }>('select count(*) as count from ai_reservation where organization_id = $1', [organizationId]);
       return Number(row!.count);
