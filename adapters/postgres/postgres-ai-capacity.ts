@@ -16,14 +16,18 @@ interface LockedState {
   balance: string | number | null;
 }
 
-// One statement: the organization row's lock (the same one plan quotas take: every change to an
-// organization's capacity is serialized on it), then its capacity as seen after the lock.
-// FOR NO KEY UPDATE leaves inserts that only reference the organization unblocked.
+// The organization row's lock (the same one plan quotas take: every change to an organization's
+// capacity is serialized on it). FOR NO KEY UPDATE leaves inserts that only reference the
+// organization unblocked.
+const LOCK_ORGANIZATION = 'select id from organization where id = $1 for no key update';
+
+// Its capacity, read in a statement of its own once the lock is held: under READ COMMITTED a
+// statement sees the data as of its start, so a read in the statement that waited for the lock
+// would miss what the previous holder committed (its reservation, its credits taken).
 const LOCKED_STATE = `select
-    coalesce((select allotment_tokens from ai_period_usage where organization_id = o.id and period_start = $2), 0) as charged,
-    coalesce((select sum(allotment_tokens) from ai_reservation where organization_id = o.id and period_start = $2), 0) as held,
-    (select balance from ai_credit_account where organization_id = o.id) as balance
-  from organization o where o.id = $1 for no key update of o`;
+    coalesce((select allotment_tokens from ai_period_usage where organization_id = $1 and period_start = $2), 0) as charged,
+    coalesce((select sum(allotment_tokens) from ai_reservation where organization_id = $1 and period_start = $2), 0) as held,
+    (select balance from ai_credit_account where organization_id = $1) as balance`;
 
 const ADD_TO_BALANCE = `insert into ai_credit_account (organization_id, balance, updated_at) values ($1, $2, $3)
   on conflict (organization_id) do update set balance = ai_credit_account.balance + excluded.balance, updated_at = excluded.updated_at`;
@@ -215,6 +219,8 @@ export class PostgresAiCapacity implements AiCapacity {
 
   /** Locks the organization; its capacity in the period, or null when it does not exist. */
   private async lock(organizationId: number, periodStart: Date): Promise<{ charged: number; held: number; balance: number } | null> {
+    const [locked] = await this.database.select(LOCK_ORGANIZATION, [organizationId]);
+    if (!locked) return null;
     const [row] = await this.database.select<LockedState>(LOCKED_STATE, [organizationId, periodStart]);
     return row ? { charged: Number(row.charged), held: Number(row.held), balance: Number(row.balance ?? 0) } : null;
   }
