@@ -32,6 +32,8 @@ const LOCKED_STATE = `select
 const ADD_TO_BALANCE = `insert into ai_credit_account (organization_id, balance, updated_at) values ($1, $2, $3)
   on conflict (organization_id) do update set balance = ai_credit_account.balance + excluded.balance, updated_at = excluded.updated_at`;
 
+const TAKE_FROM_BALANCE = 'update ai_credit_account set balance = balance - $2, updated_at = $3 where organization_id = $1';
+
 const ADD_TO_PERIOD = `insert into ai_period_usage (organization_id, period_start, allotment_tokens, credit_tokens, overage_tokens, updated_at)
   values ($1, $2, $3, $4, $5, $6)
   on conflict (organization_id, period_start) do update set
@@ -226,6 +228,9 @@ export class PostgresAiCapacity implements AiCapacity {
   }
 
   private async addToBalance(organizationId: number, tokens: number, at: Date): Promise<void> {
-    await this.database.run(ADD_TO_BALANCE, [organizationId, tokens, at]);
+    // Taking credits is an UPDATE: INSERT … ON CONFLICT checks the row it proposes (a negative
+    // balance) against the non-negative check before it finds the conflict, and fails.
+    if (tokens < 0) await this.database.run(TAKE_FROM_BALANCE, [organizationId, -tokens, at]);
+    else await this.database.run(ADD_TO_BALANCE, [organizationId, tokens, at]);
   }
 }
