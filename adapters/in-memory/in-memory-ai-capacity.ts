@@ -92,7 +92,9 @@ export class InMemoryAiCapacity implements AiCapacity {
       this.tables.reservations.delete(reservation.id);
       const held = stillHeld ? toReservation(stillHeld) : { ...reservation, allotmentTokens: 0, creditTokens: 0 };
       const free = {
-        allotment: allotmentFree({ allotmentLimit: reservation.allotmentLimit, allotmentCommitted: this.committed(organizationId, periodStart) }),
+        // The reservation is deleted already; chargeUsage adds what it held to what is free, so
+        // what is free must not include it a second time.
+        allotment: allotmentFree({ allotmentLimit: reservation.allotmentLimit, allotmentCommitted: this.committed(organizationId, periodStart) + held.allotmentTokens }),
         credits: this.balance(organizationId),
       };
       const charge = chargeUsage(call.inputTokens + call.outputTokens, held, free);

@@ -128,8 +128,9 @@ export class PostgresAiCapacity implements AiCapacity {
       // Still held? An expired reservation was released already: nothing of it is held any more.
       const stillHeld = await this.database.db.deleteFrom('ai_reservation').where('id', '=', reservation.id).returningAll().executeTakeFirst();
       const held = stillHeld ? toReservation(stillHeld) : { ...reservation, allotmentTokens: 0, creditTokens: 0 };
-      // The state was read with this reservation still held: what the others hold is the rest.
-      const committed = state.charged + state.held - held.allotmentTokens;
+      // The state was read with this reservation still held (if it was): chargeUsage adds what it
+      // holds to what is free, so what is free must not count it a second time.
+      const committed = state.charged + state.held;
       const free = { allotment: allotmentFree({ allotmentLimit: reservation.allotmentLimit, allotmentCommitted: committed }), credits: state.balance };
       const charge = chargeUsage(call.inputTokens + call.outputTokens, held, free);
       const balanceChange = held.creditTokens - charge.creditTokens;
