@@ -206,10 +206,15 @@ describe.skipIf(!postgres)('copilot against the OpenAI fake', () => {
     expect(history.data).toEqual([]);
   });
 
-  it('cuts the answer short when the stream breaks mid-way, and charges the input estimate plus what was streamed', async () => {
+  it.each([
+    ['the connection drops', 'cut'],
+    ['the provider sends response.failed', 'failed-event'],
+    ['the provider sends an error event', 'error-event'],
+    ['the stream ends without a terminal event', 'ended-early'],
+  ] as const)('cuts the answer short when %s mid-way, and charges the input estimate plus what was streamed', async (_label, ending) => {
     const { member, note } = await memberWithNote();
     const deltas = ['The first ', 'half of an ', 'answer'];
-    fake.script({ deltas, ending: 'cut' });
+    fake.script({ deltas, ending });
     const res = await improve(member, note);
     expect(res.response.status).toBe(200);
     expect((await readChunks(res.response.body!)).join('')).toBe(deltas.join(''));
@@ -234,6 +239,26 @@ describe.skipIf(!postgres)('copilot against the OpenAI fake', () => {
       return found.length > 0 ? found : undefined;
     });
     expect(rows).toEqual([expect.objectContaining({ feature: 'summarize', input_tokens: 321, output_tokens: 45, allotment_tokens: 366, credit_tokens: 0, overage_tokens: 0 })]);
+  });
+
+  it('stops the model when the client leaves before the first byte, charging the input it sent', async () => {
+    const { member, note } = await memberWithNote();
+    fake.script({ firstByteDelayMs: 30_000 });
+    const aborted = fake.whenAborted();
+    const controller = new AbortController();
+    const pending = improve(member, note, { signal: controller.signal }).catch((error: unknown) => error);
+    // Abort only once the model has the request: the call is then in flight at the provider.
+    const sent = fake.requests.length;
+    await eventually(() => (fake.requests.length > sent || fake.activeStreams > 0 ? true : undefined));
+    controller.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    await aborted;
+    const rows = await eventually(async () => {
+      const found = await world.usageRows(member.organizationId);
+      return found.length > 0 ? found : undefined;
+    });
+    expect(rows).toEqual([expect.objectContaining({ user_id: member.userId, input_tokens: inputEstimateOf(fake.requests.at(-1)!), output_tokens: 0 })]);
+    expect(await world.reservations(member.organizationId)).toBe(0);
   });
 
   it('stops the model when the client goes away mid-stream, and still writes the one usage row', async () => {

@@ -208,6 +208,18 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
       expect(expectError(await improve(member, note), 403, 'QUOTA_EXCEEDED')).toEqual({ feature_key: 'token_limit', limit: 3_000 });
     });
 
+    it('never charges the allotment past token_limit, even when the provider reports more than was reserved', async () => {
+      const member = await world.as('member');
+      await world.givePlan(member.organizationId, { token_limit: 5_000, enable_ai: true });
+      const note = await world.noteOf(member);
+      await call(openai, member, note, { inputTokens: 9_000, outputTokens: 1_000 });
+      const [row] = await rowsOnceSettled(member.organizationId, 1);
+      // The row keeps what the provider reported; what capacity cannot cover is charged to nobody.
+      expect(row).toMatchObject({ input_tokens: 9_000, output_tokens: 1_000, allotment_tokens: 5_000, credit_tokens: 0, overage_tokens: 0 });
+      expect(await summaryOf(member)).toMatchObject({ token_limit: 5_000, allotment_used: 5_000, overage_tokens: 0 });
+      expectError(await improve(member, note), 403, 'QUOTA_EXCEEDED');
+    });
+
     it('holds the hard cap under concurrent calls: exactly the calls that fit are let through', async () => {
       const probe = await world.as('member');
       await world.givePlan(probe.organizationId, { token_limit: -1, enable_ai: true });
