@@ -203,8 +203,9 @@ async function main(): Promise<void> {
   const fake = await startOpenAiFake({ defaultScript: SCRIPT });
   atCleanUp(() => fake.close());
   const logDir = await mkdtemp(join(tmpdir(), 'tk-copilot-bench-'));
-  if (!process.env.BENCH_KEEP_LOGS) atCleanUp(() => rm(logDir, { recursive: true, force: true }));
-  step(`app log: ${logDir}`);
+  // BENCH_KEEP_LOGS=1 keeps the app's log, to see why a call was refused.
+  if (process.env.BENCH_KEEP_LOGS) step(`app log kept in ${logDir}`);
+  else atCleanUp(() => rm(logDir, { recursive: true, force: true }));
   const port = await freePort();
   const app = await startServerChild({
     name: 'app',
