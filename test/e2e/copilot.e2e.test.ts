@@ -241,6 +241,34 @@ describe.skipIf(!postgres)('copilot against the OpenAI fake', () => {
     expect(rows).toEqual([expect.objectContaining({ feature: 'summarize', input_tokens: 321, output_tokens: 45, allotment_tokens: 366, credit_tokens: 0, overage_tokens: 0 })]);
   });
 
+  it('holds no database connection while answers stream: more open streams than the pool has connections, and the API still answers', async () => {
+    const { member, note } = await memberWithNote();
+    const streams = 15; // the pool holds 10 connections
+    const before = fake.abortedCount;
+    const controllers = Array.from({ length: streams }, () => new AbortController());
+    for (let i = 0; i < streams; i += 1) fake.script({ deltas: ['still writing '], ending: 'hang' });
+    const responses = await Promise.all(controllers.map((controller) => improve(member, note, { signal: controller.signal })));
+    const readers = responses.map((res) => {
+      expect(res.response.status).toBe(200);
+      return res.response.body!.getReader();
+    });
+    for (const reader of readers) expect((await reader.read()).value).toBeDefined();
+    expect(fake.activeStreams).toBe(streams);
+
+    const listed = await member.api.GET('/notes');
+    expect(listed.response.status).toBe(200);
+    expect((await member.api.GET('/usage/summary')).response.status).toBe(200);
+
+    for (const controller of controllers) controller.abort();
+    await fake.whenAborted(before + streams);
+    const rows = await eventually(async () => {
+      const found = await world.usageRows(member.organizationId);
+      return found.length >= streams ? found : undefined;
+    });
+    expect(rows).toHaveLength(streams);
+    expect(await world.reservations(member.organizationId)).toBe(0);
+  });
+
   it('stops the model when the client leaves before the first byte, charging the input it sent', async () => {
     const { member, note } = await memberWithNote();
     fake.script({ firstByteDelayMs: 30_000 });
