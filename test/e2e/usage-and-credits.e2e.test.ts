@@ -337,10 +337,10 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
       expect((await sysAdmin.api.PUT('/settings/system', { body: { ai_overage_enabled: on } })).data).toEqual({ ai_overage_enabled: on });
     };
 
-    /** An organization with no capacity at all (an AI plan with no allotment, no credits). */
-    async function orgWithoutCapacity(overageEnabled: boolean) {
+    /** An organization whose capacity cannot hold a call (an AI plan with 100 tokens or none, no credits). */
+    async function orgWithoutCapacity(overageEnabled: boolean, tokenLimit = 0) {
       const admin = await world.as('org_admin');
-      await world.givePlan(admin.organizationId, { token_limit: 0, enable_ai: true });
+      await world.givePlan(admin.organizationId, { token_limit: tokenLimit, enable_ai: true });
       expect((await admin.api.PUT('/settings/organization', { body: { overage_enabled: overageEnabled } })).response.status).toBe(200);
       return { admin, note: await world.noteOf(admin) };
     }
@@ -360,12 +360,13 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
     it('with both switches on, lets the call through as overage and reports it to Stripe as a meter event keyed by the usage id', async () => {
       await setSystem(true);
       try {
-        const { admin, note } = await orgWithoutCapacity(true);
-        await call(openai, admin, note, { inputTokens: 700, outputTokens: 300 });
+        // 100 tokens cannot hold a call (its input and 200 output tokens): the allotment takes what it can, overage the rest.
+        const { admin, note } = await orgWithoutCapacity(true, 100);
+        await call(openai, admin, note, { inputTokens: 700, outputTokens: 400 });
         expect(openai.requests.at(-1)!.max_output_tokens).toBe(2000);
         const [row] = await rowsOnceSettled(admin.organizationId, 1);
-        expect(row).toMatchObject({ allotment_tokens: 0, credit_tokens: 0, overage_tokens: 1_000 });
-        expect(await summaryOf(admin)).toMatchObject({ allotment_used: 0, overage_tokens: 1_000, credit_balance: 0 });
+        expect(row).toMatchObject({ allotment_tokens: 100, credit_tokens: 0, overage_tokens: 1_000 });
+        expect(await summaryOf(admin)).toMatchObject({ allotment_used: 100, overage_tokens: 1_000, credit_balance: 0 });
 
         // The report-ai-overage job runs every 5 s in process.
         const event = await eventually(() => stripe.meterEvents.find((e) => e.identifier === String(row!.id)), 20_000, 250);
