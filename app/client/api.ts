@@ -1364,7 +1364,7 @@ export interface components {
              * @default neutral
              * @enum {string}
              */
-            tone: "neutral" | "formal" | "friendly" | "concise";
+            tone?: "neutral" | "formal" | "friendly" | "concise";
         };
         CreateInvitationRequest: {
             /** Format: email */

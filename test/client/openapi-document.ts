@@ -45,6 +45,6 @@ export async function buildOpenApiDocument(env: Record<string, string> = {}): Pr
 /** The TypeScript types openapi-fetch is typed with, as the checked-in file holds them. */
 export async function renderApiTypes(document: Record<string, unknown>): Promise<string> {
   // rootTypes: each named schema is also a top-level type (`Project`, not only components['schemas']['Project']).
-  const ast = await openapiTS(document as unknown as OpenAPI3, { rootTypes: true, rootTypesNoSchemaPrefix: true });
+  const ast = await openapiTS(document as unknown as OpenAPI3, { rootTypes: true, rootTypesNoSchemaPrefix: true, defaultNonNullable: false });
   return `${COMMENT_HEADER.trimEnd()}\n// Generated from the route definitions by \`npm run client\` (test/client/generate.ts).\n\n${astToString(ast)}`;
 }

@@ -1,0 +1,359 @@
+/**
+ * The AI copilot's own cost, measured against a model of fixed speed: the OpenAI fake, started in
+ * this process on 127.0.0.1, answers every call after a fixed first-byte latency with a fixed
+ * number of deltas at a fixed pace. The app runs as a child process pointed at it
+ * (APP_OPENAI_API_KEY / APP_OPENAI_BASE_URL).
+ *
+ * - Time to first byte at 50 concurrent calls, through the app (`POST /notes/{id}/copilot/improve`,
+ *   until the first chunk of the body) and straight to the fake with the same concurrency (until
+ *   the first `response.output_text.delta`, the first thing the app could forward). The difference
+ *   at p50 is what the service adds: authentication, the note, the plan, the reservation, the
+ *   provider request. Target: ≤ 10 ms.
+ * - Server CPU per call: the app child's process.cpuUsage over the measured rounds ÷ calls.
+ * - The reservation round trip: PostgresAiCapacity.reserve then release on the bench database,
+ *   sequential and 50 at a time on one organization (all contending for its row lock).
+ *
+ * Writes the "AI copilot" section of docs/benchmarks.md.
+ *
+ *   npx tsx test/bench/copilot.bench.ts      (also run by `npm run bench` unless BENCH_COPILOT=0; BENCH_SCALE shortens it)
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Database } from '../../adapters/postgres/database';
+import { openOrm } from '../../adapters/postgres/orm';
+import { PostgresAiCapacity } from '../../adapters/postgres/postgres-ai-capacity';
+import type { ReservationRequest } from '../../core/ai/ai-capacity.port';
+import { SystemClock } from '../../adapters/system/system-clock';
+import { startOpenAiFake, type FakeResponseScript, type OpenAiFake } from '../fakes/openai-fake';
+import { createTestDatabase } from '../support/postgres';
+import { insertOrganization, insertUser } from '../support/sessions';
+import { freePort, startServerChild } from './children';
+import { atCleanUp, runBench } from './lifecycle';
+import { ms, table, verdict, writeSection } from './report';
+
+const SECTION = '## AI copilot (`npm run bench`)';
+const CONCURRENCY = 50;
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const ROUNDS = Math.max(2, Math.round(8 * SCALE));
+const WARMUP_ROUNDS = 2;
+const FIRST_BYTE_MS = 50;
+const DELTAS = 200;
+const DELTA_DELAY_MS = 1;
+const SEQUENTIAL_RESERVATIONS = Math.max(50, Math.round(500 * SCALE));
+const CONCURRENT_ROUNDS = Math.max(2, Math.round(10 * SCALE));
+const SEQUENTIAL_CALLS = Math.max(10, Math.round(40 * SCALE));
+const MEMBERS = 10;
+const CALL_TIMEOUT_MS = 30_000;
+const TARGET_ADDED_MS = 10;
+const SCRIPT: FakeResponseScript = { firstByteDelayMs: FIRST_BYTE_MS, deltas: DELTAS, deltaDelayMs: DELTA_DELAY_MS };
+
+const step = (line: string) => process.stderr.write(`[copilot bench] ${line}\n`);
+const load = () => loadavg().map((n) => n.toFixed(1)).join(' / ');
+
+function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+interface Caller {
+  cookie: string;
+  noteId: number;
+}
+
+/** A member of `organizationId` with a live session and one note of theirs (rows written directly). */
+async function memberWithNote(database: Database, organizationId: number): Promise<Caller> {
+  const userId = await insertUser(database, organizationId);
+  const token = randomBytes(32).toString('base64url');
+  const now = database.now();
+  await database.run('insert into session (user_id, token_hash, created_at, last_seen_at, expires_at) values ($1, $2, $3, $3, $4)', [
+    userId,
+    createHash('sha256').update(token).digest('hex'),
+    now,
+    new Date(now.getTime() + 86_400_000),
+  ]);
+  const [note] = await database.select<{ id: number }>(
+    `insert into note (organization_id, user_id, title, content, created_at, updated_at) values ($1, $2, $3, $4, $5, $5) returning id`,
+    [organizationId, userId, 'Quarterly plan', 'We ship the new billing page in March and fix the invoices. '.repeat(8), now],
+  );
+  return { cookie: `session_id=${token}`, noteId: note!.id };
+}
+
+/** An AI plan with an unlimited allotment, as a Stripe subscription to its product would give it. */
+async function onUnlimitedAiPlan(database: Database, organizationId: number): Promise<void> {
+  const product = `prod_bench_ai_${organizationId}`;
+  await database.run(
+    `insert into plan (name, description, features, stripe_product_id, is_default, is_active, created_at, updated_at)
+     values ($1, null, $2::jsonb, $3, false, true, now(), now())`,
+    [`Bench AI ${organizationId}`, JSON.stringify({ max_notes: -1, max_projects: -1, token_limit: -1, enable_ai: true }), product],
+  );
+  await database.run(
+    `insert into subscription (organization_id, status, product_id, cancel_at_period_end, event_at, updated_at) values ($1, 'active', $2, false, now(), now())`,
+    [organizationId, product],
+  );
+}
+
+interface Call {
+  ttfbMs: number;
+  characters: number;
+  /** Set when the call was answered with something other than 200. */
+  status?: number;
+}
+
+/** Reads a streamed body: the time to its first chunk, and how much came in all. */
+async function timeBody(started: number, body: ReadableStream<Uint8Array>, firstWanted: (text: string) => boolean): Promise<Call> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let ttfbMs = NaN;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    if (Number.isNaN(ttfbMs) && firstWanted(text)) ttfbMs = performance.now() - started;
+  }
+  return { ttfbMs, characters: text.length };
+}
+
+/** Calls the app answered 200, warm-up included: each must leave one usage row. */
+let okCalls = 0;
+
+/** One copilot call through the app, timed to the first chunk of the answer. */
+async function throughApp(url: string, caller: Caller): Promise<Call> {
+  const started = performance.now();
+  const res = await fetch(`${url}/notes/${caller.noteId}/copilot/improve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: caller.cookie },
+    body: JSON.stringify({ tone: 'neutral' }),
+    signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+  });
+  if (res.status !== 200) {
+    // Counted, not fatal: a shared machine can starve the app for a moment; the report shows it.
+    step(`the copilot answered ${res.status}: ${await res.text()}`);
+    return { ttfbMs: NaN, characters: 0, status: res.status };
+  }
+  okCalls += 1;
+  return timeBody(started, res.body!, (text) => text.length > 0);
+}
+
+/** One call straight to the fake, timed to its first text delta (what the app waits for before its first byte). */
+async function straightToFake(fake: OpenAiFake, input: string): Promise<Call> {
+  const started = performance.now();
+  const res = await fetch(`${fake.url}/responses`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${fake.apiKey}` },
+    body: JSON.stringify({ model: 'gpt-5-mini', instructions: 'Rewrite the note.', input, max_output_tokens: 2000, stream: true }),
+    signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+  });
+  if (res.status !== 200) throw new Error(`the fake answered ${res.status}`);
+  return timeBody(started, res.body!, (text) => text.includes('response.output_text.delta'));
+}
+
+/** `rounds` rounds of CONCURRENCY calls started together; every call's time to first byte. */
+async function rounds(count: number, one: (index: number) => Promise<Call>): Promise<Call[]> {
+  const calls: Call[] = [];
+  for (let round = 0; round < count; round += 1) calls.push(...(await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => one(i)))));
+  return calls;
+}
+
+interface ReservationTimes {
+  reserve: number[];
+  roundTrip: number[];
+}
+
+/** PostgresAiCapacity.reserve then release, timed each, on the bench database. */
+async function timeReservations(
+  capacity: PostgresAiCapacity,
+  request: (index: number) => ReservationRequest,
+  spreadRequest: (index: number) => ReservationRequest,
+): Promise<{ sequential: ReservationTimes; concurrent: ReservationTimes; spread: ReservationTimes }> {
+  const once = async (times: ReservationTimes, ask: ReservationRequest = request(0)) => {
+    const started = performance.now();
+    const reservation = await capacity.reserve(ask);
+    const reserved = performance.now();
+    if (!reservation) throw new Error('an unlimited organization was refused a reservation');
+    await capacity.release(reservation.id);
+    times.reserve.push(reserved - started);
+    times.roundTrip.push(performance.now() - started);
+  };
+  const sequential: ReservationTimes = { reserve: [], roundTrip: [] };
+  for (let i = 0; i < 20; i += 1) await once({ reserve: [], roundTrip: [] }); // warm-up
+  for (let i = 0; i < SEQUENTIAL_RESERVATIONS; i += 1) await once(sequential);
+  const concurrent: ReservationTimes = { reserve: [], roundTrip: [] };
+  for (let round = 0; round < CONCURRENT_ROUNDS; round += 1) await Promise.all(Array.from({ length: CONCURRENCY }, () => once(concurrent)));
+  // The same, each in an organization of its own: no lock to wait for, only the pool.
+  const spread: ReservationTimes = { reserve: [], roundTrip: [] };
+  for (let round = 0; round < CONCURRENT_ROUNDS; round += 1) await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => once(spread, spreadRequest(i))));
+  return { sequential, concurrent, spread };
+}
+
+async function main(): Promise<void> {
+  const loadStart = load();
+  const db = await createTestDatabase();
+  atCleanUp(() => db.drop());
+  const database = db.database;
+  const organizationId = await insertOrganization(database, 'Copilot bench');
+  await onUnlimitedAiPlan(database, organizationId);
+  const callers: Caller[] = [];
+  for (let i = 0; i < MEMBERS; i += 1) callers.push(await memberWithNote(database, organizationId));
+
+  const fake = await startOpenAiFake({ defaultScript: SCRIPT });
+  atCleanUp(() => fake.close());
+  const logDir = await mkdtemp(join(tmpdir(), 'tk-copilot-bench-'));
+  // BENCH_KEEP_LOGS=1 keeps the app's log, to see why a call was refused.
+  if (process.env.BENCH_KEEP_LOGS) step(`app log kept in ${logDir}`);
+  else atCleanUp(() => rm(logDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const app = await startServerChild({
+    name: 'app',
+    entry: 'app/main.ts',
+    port,
+    env: { APP_DATABASE_URL: db.url, APP_PORT: String(port), APP_LOG_LEVEL: 'warn', APP_OPENAI_API_KEY: fake.apiKey, APP_OPENAI_BASE_URL: fake.url },
+    logFile: join(logDir, 'app.log'),
+    readyPath: '/ping',
+  });
+  atCleanUp(() => app.stop());
+
+  const viaApp = (i: number) => throughApp(app.url, callers[i % callers.length]!);
+  const [note] = await database.select<{ title: string; content: string }>('select title, content from note where id = $1', [callers[0]!.noteId]);
+  const direct = () => straightToFake(fake, `Title: ${note!.title}\n\n${note!.content}`);
+
+  step(`warm-up: ${WARMUP_ROUNDS} rounds of ${CONCURRENCY} each way`);
+  await rounds(WARMUP_ROUNDS, viaApp);
+  await rounds(WARMUP_ROUNDS, direct);
+  // Rounds taking turns, so drift in the machine's load hits both alike.
+  const appCalls: Call[] = [];
+  const fakeCalls: Call[] = [];
+  let cpuMicros = 0;
+  for (let round = 0; round < ROUNDS; round += 1) {
+    step(`round ${round + 1} of ${ROUNDS}`);
+    const before = await app.cpuUsage();
+    appCalls.push(...(await rounds(1, viaApp)));
+    const after = await app.cpuUsage();
+    cpuMicros += after.user - before.user + after.system - before.system;
+    fakeCalls.push(...(await rounds(1, direct)));
+  }
+  // One call at a time, alternating: the service's own latency without 49 other calls queued beside it.
+  step(`${SEQUENTIAL_CALLS} calls one at a time each way`);
+  const appAlone: Call[] = [];
+  const fakeAlone: Call[] = [];
+  for (let i = 0; i < SEQUENTIAL_CALLS; i += 1) {
+    appAlone.push(await viaApp(i));
+    fakeAlone.push(await direct());
+  }
+  const expectedCharacters = Array.from({ length: DELTAS }, (_, i) => ['lorem ', 'ipsum ', 'dolor ', 'sit ', 'amet, ', 'consectetur ', 'adipiscing ', 'elit. '][i % 8]!).join('').length;
+  const complete = [...appCalls, ...appAlone].filter((c) => c.characters === expectedCharacters).length;
+  const [usage] = await database.select<{ n: number }>('select count(*)::int as n from llm_usage_log where organization_id = $1', [organizationId]);
+  await app.stop();
+
+  step('reservations: PostgresAiCapacity.reserve + release');
+  const orm = await openOrm({ clientUrl: db.url, poolMax: 10 });
+  atCleanUp(() => orm.close(true));
+  const capacity = new PostgresAiCapacity(new Database(orm, new SystemClock()));
+  const reservationUsers: Array<{ organizationId: number; userId: number }> = [];
+  for (let i = 0; i < CONCURRENCY; i += 1) {
+    const id = await insertOrganization(database, `Reservation bench ${i}`);
+    reservationUsers.push({ organizationId: id, userId: await insertUser(database, id) });
+  }
+  const period = { start: new Date(Date.UTC(2026, 10, 1)), end: new Date(Date.UTC(2026, 11, 1)) };
+  const ask = (index: number): ReservationRequest => ({
+    ...reservationUsers[index]!,
+    feature: 'improve',
+    model: 'gpt-5-mini',
+    period,
+    allotmentLimit: -1,
+    inputEstimate: 150,
+    overageAllowed: false,
+    createdAt: new Date(),
+    expiresAt: new Date(Date.now() + 600_000),
+  });
+  const reservations = await timeReservations(capacity, () => ask(0), ask);
+
+  const body = render({ appCalls, fakeCalls, appAlone, fakeAlone, cpuMicros, complete, usageRows: usage!.n, okCalls, reservations, loadStart, loadEnd: load() });
+  process.stdout.write(`\n${body}\n\n`);
+  await writeSection(SECTION, body);
+  step('docs/benchmarks.md updated');
+}
+
+interface Results {
+  appCalls: Call[];
+  fakeCalls: Call[];
+  appAlone: Call[];
+  fakeAlone: Call[];
+  cpuMicros: number;
+  complete: number;
+  usageRows: number;
+  okCalls: number;
+  reservations: { sequential: ReservationTimes; concurrent: ReservationTimes; spread: ReservationTimes };
+  loadStart: string;
+  loadEnd: string;
+}
+
+function failures(r: Results): string {
+  const statuses = [...r.appCalls, ...r.appAlone].filter((c) => c.status !== undefined).map((c) => c.status);
+  return statuses.length === 0 ? '' : ` (${statuses.length} answered ${[...new Set(statuses)].join(', ')})`;
+}
+
+function render(r: Results): string {
+  const ttfb = (calls: Call[]) => calls.filter((c) => c.status === undefined).map((c) => c.ttfbMs);
+  const appP50 = percentile(ttfb(r.appCalls), 50);
+  const fakeP50 = percentile(ttfb(r.fakeCalls), 50);
+  const added = appP50 - fakeP50;
+  const calls = r.appCalls.length;
+  const addedAlone = percentile(ttfb(r.appAlone), 50) - percentile(ttfb(r.fakeAlone), 50);
+  const allCalls = calls + r.appAlone.length;
+  const scaled = SCALE === 1 ? '' : ` **Durations scaled by BENCH_SCALE=${SCALE}: not a real run.**`;
+  const row = (label: string, samples: number[]) => [label, String(samples.length), ms(percentile(samples, 50)), ms(percentile(samples, 99)), ms(Math.max(...samples))];
+  return [
+    `Run: \`npx tsx test/bench/copilot.bench.ts\` (part of \`npm run bench\`), ${new Date().toISOString()}. ${cpus().length} CPUs, Node ${process.version}.`,
+    `Load average ${r.loadStart} at start, ${r.loadEnd} at the end: the machine is shared with other engineers' test runs, so absolute`,
+    `figures move with their load; compare the rows of one run.${scaled}`,
+    '',
+    `The model is the OpenAI fake (test/fakes/openai-fake.ts) in the bench process on 127.0.0.1: ${FIRST_BYTE_MS} ms before its first byte,`,
+    `then ${DELTAS} deltas ${DELTA_DELAY_MS} ms apart. The app is a child process (\`APP_LOG_LEVEL=warn\`) on the local PostgreSQL server, its`,
+    `organization on an unlimited AI plan, calls cycled over ${MEMBERS} members' notes (~500 characters each). ${WARMUP_ROUNDS} warm-up rounds`,
+    `each way (discarded), then ${ROUNDS} rounds of ${CONCURRENCY} calls started together, app and fake taking turns, then ${SEQUENTIAL_CALLS} calls`,
+    'one at a time each way, alternating. Time to first byte: through the app, from the request to the first chunk of the',
+    'streamed answer; straight to the fake, from the request to its first',
+    '`response.output_text.delta` (the first thing the app can forward).',
+    '',
+    table(
+      ['time to first byte', 'calls', 'p50', 'p99', 'max'],
+      [
+        row(`through the app, ${CONCURRENCY} concurrent`, ttfb(r.appCalls)),
+        row(`the fake alone, ${CONCURRENCY} concurrent`, ttfb(r.fakeCalls)),
+        row('through the app, one at a time', ttfb(r.appAlone)),
+        row('the fake alone, one at a time', ttfb(r.fakeAlone)),
+      ],
+    ),
+    '',
+    `Reservation round trip: \`PostgresAiCapacity.reserve\` then \`release\` straight on the bench database (pool of 10), unlimited`,
+    `allotment: ${SEQUENTIAL_RESERVATIONS} one after another in one organization, then ${CONCURRENT_ROUNDS} rounds of ${CONCURRENCY} at once in that organization (every one`,
+    `waits for its row lock), then ${CONCURRENT_ROUNDS} rounds of ${CONCURRENCY} at once each in an organization of its own (only the pool is shared).`,
+    '',
+    table(
+      ['reservation', 'samples', 'p50', 'p99', 'max'],
+      [
+        row('reserve, sequential', r.reservations.sequential.reserve),
+        row('reserve + release, sequential', r.reservations.sequential.roundTrip),
+        row(`reserve, ${CONCURRENCY} concurrent`, r.reservations.concurrent.reserve),
+        row(`reserve + release, ${CONCURRENCY} concurrent`, r.reservations.concurrent.roundTrip),
+        row(`reserve, ${CONCURRENCY} concurrent in ${CONCURRENCY} organizations`, r.reservations.spread.reserve),
+        row(`reserve + release, ${CONCURRENCY} concurrent in ${CONCURRENCY} organizations`, r.reservations.spread.roundTrip),
+      ],
+    ),
+    '',
+    table(['target', 'measured', 'result'], [
+      [`added time to first byte at p50 (app − fake), ${CONCURRENCY} concurrent calls, ≤ ${TARGET_ADDED_MS} ms`, ms(added), verdict(added <= TARGET_ADDED_MS)],
+      ['(not a target) added time to first byte at p50, one call at a time', ms(addedAlone), ''],
+      ['(not a target) server CPU per call, the app child\'s process.cpuUsage over the measured rounds', ms(r.cpuMicros / 1000 / calls), ''],
+      ['every measured call answered 200 and streamed the whole answer', `${r.complete} of ${allCalls}${failures(r)}`, verdict(r.complete === allCalls)],
+      ['one usage row per call answered 200 (warm-up included)', `${r.usageRows} of ${r.okCalls}`, verdict(r.usageRows === r.okCalls)],
+    ]),
+  ].join('\n');
+}
+
+runBench('copilot bench', main, 3 * 60_000);
