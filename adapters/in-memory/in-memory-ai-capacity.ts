@@ -1,13 +1,46 @@
 import type { AiCapacity, CapacitySnapshot, Reservation, ReservationRequest, SettledCall } from '../../core/ai/ai-capacity.port';
-import { allotmentFree, chargeUsage, planReservation } from '../../core/ai/capacity-rules';
+import { allotmentFree, chargeUsage, planReservation, type Charge, type ReservationPlan } from '../../core/ai/capacity-rules';
 import type { UsageRecord } from '../../core/ai/usage-record';
 import type { Period } from '../../core/plans/usage-period';
 import type { Row } from '../postgres/schema/tables';
-import { reservationColumns, toReservation, toUsageRecord, usageColumns } from '../postgres/ai-rows';
+import { toReservation, toUsageRecord } from '../postgres/ai-rows';
 import { addToBalance, aiTables, periodKey, type AiTables } from './in-memory-ai-tables';
 import type { InMemoryStore } from './in-memory-store';
 
 type ReservationRow = Row<'ai_reservation'>;
+
+/** A new reservation's columns (all but its id), the same for both adapter families. */
+const reservationColumns = (request: ReservationRequest, plan: ReservationPlan) => ({
+  organization_id: request.organizationId,
+  user_id: request.userId,
+  feature: request.feature,
+  model: request.model,
+  period_start: request.period.start,
+  allotment_limit: request.allotmentLimit,
+  input_estimate: request.inputEstimate,
+  allotment_tokens: plan.allotmentTokens,
+  credit_tokens: plan.creditTokens,
+  overage_tokens: plan.overageTokens,
+  max_output_tokens: plan.maxOutputTokens,
+  overage_allowed: request.overageAllowed,
+  created_at: request.createdAt,
+  expires_at: request.expiresAt,
+});
+
+/** A settled call's usage-log columns but its id and user (who may be gone by now). */
+const usageColumns = (reservation: Reservation, call: SettledCall, charge: Charge) => ({
+  organization_id: reservation.organizationId,
+  feature: reservation.feature,
+  model: reservation.model,
+  input_tokens: call.inputTokens,
+  output_tokens: call.outputTokens,
+  allotment_tokens: charge.allotmentTokens,
+  credit_tokens: charge.creditTokens,
+  overage_tokens: charge.overageTokens,
+  cost_usd: call.costUsd,
+  period_start: reservation.periodStart,
+  created_at: call.at,
+});
 
 /**
  * The hard cap in the shared InMemoryStore: each method runs under the store's lock (what the

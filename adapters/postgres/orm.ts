@@ -1,7 +1,8 @@
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './schema';
-import { routines } from './schema/quota.routines';
+import { routines as quotaRoutines } from './schema/quota.routines';
+import { aiRoutines } from './schema/ai.routines';
 import { migrations } from './migrations';
 
 export interface OrmOptions {
@@ -49,7 +50,7 @@ export function ormOptions(options: OrmOptions): Options {
       ? { host: embedded.host, port: embedded.port, user: 'postgres', dbName: 'postgres' }
       : { clientUrl: options.clientUrl }),
     entities,
-    routines,
+    routines: [...quotaRoutines, ...aiRoutines],
     extensions: [Migrator],
     discovery: { warnWhenNoEntities: false },
     migrations: {

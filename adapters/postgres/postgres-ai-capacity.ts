@@ -1,134 +1,67 @@
+import type { Selectable } from 'kysely';
 import type { AiCapacity, CapacitySnapshot, Reservation, ReservationRequest, SettledCall } from '../../core/ai/ai-capacity.port';
-import { allotmentFree, chargeUsage, planReservation } from '../../core/ai/capacity-rules';
+import { MAX_OUTPUT_TOKENS, MIN_OUTPUT_TOKENS } from '../../core/ai/capacity-rules';
 import type { UsageRecord } from '../../core/ai/usage-record';
 import type { Period } from '../../core/plans/usage-period';
 import type { Database } from './database';
-import { reservationColumns, toReservation, toUsageRecord, usageColumns } from './ai-rows';
+import { toReservation, toUsageRecord } from './ai-rows';
+import type { Tables } from './schema/tables';
 
-interface LockedState {
-  /** Charged to the allotment in the period, and held for it by calls in flight. */
-  charged: string | number;
-  held: string | number;
-  balance: string | number | null;
-}
-
-// The organization row's lock (the same one plan quotas take: every change to an organization's
-// capacity is serialized on it). FOR NO KEY UPDATE leaves inserts that only reference the
-// organization unblocked.
-const LOCK_ORGANIZATION = `select 1 from organization where id = $1 for no key update`;
-
-// Its capacity, read in a statement of its own once the lock is held: under READ COMMITTED a
-// statement reads the snapshot taken when it started, so state read by the locking statement
-// itself would predate what the transaction it waited for committed.
-const LOCKED_STATE = `select
-    coalesce((select allotment_tokens from ai_period_usage where organization_id = $1 and period_start = $2), 0) as charged,
-    coalesce((select sum(allotment_tokens) from ai_reservation where organization_id = $1 and period_start = $2), 0) as held,
-    (select balance from ai_credit_account where organization_id = $1) as balance`;
-
-// PostgreSQL checks the proposed row's constraints before it looks for a conflict: a negative
-// change inserted as is would break `balance >= 0` even when the account exists and can afford
-// it. The row proposed is never negative; the change itself is applied by the update.
-const ADD_TO_BALANCE = `insert into ai_credit_account (organization_id, balance, updated_at) values ($1, greatest($2::bigint, 0), $3)
-  on conflict (organization_id) do update set balance = ai_credit_account.balance + $2::bigint, updated_at = excluded.updated_at`;
-
-const ADD_TO_PERIOD = `insert into ai_period_usage (organization_id, period_start, allotment_tokens, credit_tokens, overage_tokens, updated_at)
-  values ($1, $2, $3, $4, $5, $6)
-  on conflict (organization_id, period_start) do update set
-    allotment_tokens = ai_period_usage.allotment_tokens + excluded.allotment_tokens,
-    credit_tokens = ai_period_usage.credit_tokens + excluded.credit_tokens,
-    overage_tokens = ai_period_usage.overage_tokens + excluded.overage_tokens,
-    updated_at = excluded.updated_at`;
+// Each step is one call of its function (schema/ai.routines.ts): lock, read, decide and write in
+// one statement, so the organization's lock is never held across a round trip.
+const RESERVE = 'select * from ai_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)';
+const SETTLE = 'select * from ai_settle($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)';
+const RELEASE = 'select * from ai_release($1, $2)';
 
 /**
- * The hard cap on PostgreSQL. Every method is one transaction that first locks the
- * organization's row, so reservations, settlements and releases of one organization happen one
- * after another and each sees the others' effects; the rules applied are core's
+ * The hard cap on PostgreSQL. Reserving, settling and releasing are each one call of a PL/pgSQL
+ * function that first locks the organization's row, so an organization's steps happen one after
+ * another and each sees the others' effects; the functions apply core's rules
  * (`capacity-rules.ts`). Credits a call holds leave `ai_credit_account.balance` (never negative,
  * by a check) until settled or released.
  */
 export class PostgresAiCapacity implements AiCapacity {
   constructor(private readonly database: Database) {}
 
-  reserve(request: ReservationRequest): Promise<Reservation | null> {
-    return this.database.transaction(async () => {
-      const state = await this.lock(request.organizationId, request.period.start);
-      if (!state) return null;
-      const plan = planReservation(
-        { allotmentLimit: request.allotmentLimit, allotmentCommitted: state.charged + state.held, creditBalance: state.balance },
-        request.inputEstimate,
-        request.overageAllowed,
-      );
-      if (!plan) return null;
-      if (plan.creditTokens > 0) await this.addToBalance(request.organizationId, -plan.creditTokens, request.createdAt);
-      const row = await this.database.db
-        .insertInto('ai_reservation')
-        .values(reservationColumns(request, plan))
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toReservation(row);
-    });
+  async reserve(request: ReservationRequest): Promise<Reservation | null> {
+    const [row] = await this.database.select<Selectable<Tables['ai_reservation']>>(RESERVE, [
+      request.organizationId,
+      request.userId,
+      request.feature,
+      request.model,
+      request.period.start,
+      request.allotmentLimit,
+      request.inputEstimate,
+      request.overageAllowed,
+      MIN_OUTPUT_TOKENS,
+      MAX_OUTPUT_TOKENS,
+      request.createdAt,
+      request.expiresAt,
+    ]);
+    return row ? toReservation(row) : null;
   }
 
-  settle(reservation: Reservation, call: SettledCall): Promise<UsageRecord | null> {
-    return this.database.transaction(async () => {
-      const { organizationId, periodStart } = reservation;
-      const state = await this.lock(organizationId, periodStart);
-      if (!state) return null;
-      // Still held? An expired reservation was released already: nothing of it is held any more.
-      const stillHeld = await this.database.db.deleteFrom('ai_reservation').where('id', '=', reservation.id).returningAll().executeTakeFirst();
-      const held = stillHeld ? toReservation(stillHeld) : { ...reservation, allotmentTokens: 0, creditTokens: 0 };
-      // The state was read with this reservation still held, and chargeUsage adds what it holds
-      // to what is free: free is what is left after everything committed, this reservation included.
-      const committed = state.charged + state.held;
-      const free = { allotment: allotmentFree({ allotmentLimit: reservation.allotmentLimit, allotmentCommitted: committed }), credits: state.balance };
-      const charge = chargeUsage(call.inputTokens + call.outputTokens, held, free);
-      const balanceChange = held.creditTokens - charge.creditTokens;
-      if (balanceChange !== 0) await this.addToBalance(organizationId, balanceChange, call.at);
-      await this.database.run(ADD_TO_PERIOD, [organizationId, periodStart, charge.allotmentTokens, charge.creditTokens, charge.overageTokens, call.at]);
-      const row = await this.database.db
-        .insertInto('llm_usage_log')
-        .values((eb) => ({
-          ...usageColumns(reservation, call, charge),
-          // The user may have been deleted since the call began: the row then belongs to nobody.
-          user_id: eb.selectFrom('app_user').select('id').where('id', '=', reservation.userId),
-        }))
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      if (charge.creditTokens > 0) {
-        await this.database.db
-          .insertInto('ai_credit_transaction')
-          .values({ organization_id: organizationId, kind: 'usage', tokens: -charge.creditTokens, usage_id: row.id, created_at: call.at })
-          .execute();
-      }
-      if (charge.overageTokens > 0) {
-        await this.database.db
-          .insertInto('ai_overage_report')
-          .values({
-            usage_id: row.id,
-            organization_id: organizationId,
-            tokens: charge.overageTokens,
-            occurred_at: call.at,
-            status: 'pending',
-            attempts: 0,
-            next_attempt_at: call.at,
-            created_at: call.at,
-          })
-          .execute();
-      }
-      return toUsageRecord(row);
-    });
+  async settle(reservation: Reservation, call: SettledCall): Promise<UsageRecord | null> {
+    const [row] = await this.database.select<Selectable<Tables['llm_usage_log']>>(SETTLE, [
+      reservation.id,
+      reservation.organizationId,
+      reservation.userId,
+      reservation.feature,
+      reservation.model,
+      reservation.periodStart,
+      reservation.allotmentLimit,
+      reservation.overageAllowed,
+      call.inputTokens,
+      call.outputTokens,
+      call.costUsd,
+      call.at,
+    ]);
+    return row ? toUsageRecord(row) : null;
   }
 
-  release(reservationId: number): Promise<boolean> {
-    return this.database.transaction(async () => {
-      const row = await this.database.db.selectFrom('ai_reservation').select(['organization_id', 'period_start']).where('id', '=', reservationId).executeTakeFirst();
-      if (!row) return false;
-      await this.lock(row.organization_id, new Date(row.period_start));
-      const released = await this.database.db.deleteFrom('ai_reservation').where('id', '=', reservationId).returningAll().executeTakeFirst();
-      if (!released) return false;
-      if (released.credit_tokens > 0) await this.addToBalance(released.organization_id, released.credit_tokens, this.database.now());
-      return true;
-    });
+  async release(reservationId: number): Promise<boolean> {
+    const rows = await this.database.select(RELEASE, [reservationId, this.database.now()]);
+    return rows.length > 0;
   }
 
   async releaseExpired(now: Date, batchSize: number): Promise<number> {
@@ -157,16 +90,5 @@ export class PostgresAiCapacity implements AiCapacity {
       overageTokens: Number(usage?.overage_tokens ?? 0),
       creditBalance: Number(account?.balance ?? 0),
     };
-  }
-
-  /** Locks the organization; its capacity in the period, or null when it does not exist. */
-  private async lock(organizationId: number, periodStart: Date): Promise<{ charged: number; held: number; balance: number } | null> {
-    if ((await this.database.select(LOCK_ORGANIZATION, [organizationId])).length === 0) return null;
-    const [row] = await this.database.select<LockedState>(LOCKED_STATE, [organizationId, periodStart]);
-    return { charged: Number(row!.charged), held: Number(row!.held), balance: Number(row!.balance ?? 0) };
-  }
-
-  private async addToBalance(organizationId: number, tokens: number, at: Date): Promise<void> {
-    await this.database.run(ADD_TO_BALANCE, [organizationId, tokens, at]);
   }
 }

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261126095823_AiCopilot extends Migration {
+export class Migration20261126104459_AiCopilot extends Migration {
 
-  override name = 'Migration20261126095823_AiCopilot';
+  override name = 'Migration20261126104459_AiCopilot';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "model_price" ("model" varchar(100) not null, "input_usd_per_million" double precision not null, "output_usd_per_million" double precision not null, "updated_at" timestamptz not null, primary key ("model"));`);
@@ -19,7 +19,7 @@ export class Migration20261126095823_AiCopilot extends Migration {
 
     this.addSql(`create table "ai_credit_account" ("organization_id" int not null, "balance" bigint not null, "updated_at" timestamptz not null, primary key ("organization_id"));`);
 
-    this.addSql(`create table "system_settings" ("id" smallint primary key, "ai_overage_enabled" boolean not null default false, "updated_at" timestamptz not null);`);
+    this.addSql(`create table "system_settings" ("id" smallint not null, "ai_overage_enabled" boolean not null default false, "updated_at" timestamptz not null, primary key ("id"));`);
 
     this.addSql(`create table "llm_usage_log" ("id" serial primary key, "organization_id" int not null, "user_id" int null, "feature" varchar(16) not null, "model" varchar(100) not null, "input_tokens" int not null, "output_tokens" int not null, "allotment_tokens" int not null, "credit_tokens" int not null, "overage_tokens" int not null, "cost_usd" double precision null, "period_start" timestamptz not null, "created_at" timestamptz(3) not null);`);
     this.addSql(`create index "llm_usage_log_organization_id_created_at_id_index" on "llm_usage_log" ("organization_id", "created_at" desc, "id" desc);`);
@@ -46,6 +46,53 @@ export class Migration20261126095823_AiCopilot extends Migration {
     this.addSql(`alter table "ai_overage_report" add constraint "ai_overage_report_usage_id_foreign" foreign key ("usage_id") references "llm_usage_log" ("id") on update cascade on delete cascade;`);
     this.addSql(`alter table "ai_overage_report" add constraint "ai_overage_report_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade;`);
 
+    this.addSql(`create or replace function "ai_reserve"("p_organization_id" integer, "p_user_id" integer, "p_feature" varchar, "p_model" varchar, "p_period_start" timestamptz, "p_allotment_limit" bigint, "p_input_estimate" integer, "p_overage_allowed" boolean, "p_min_output" integer, "p_max_output" integer, "p_created_at" timestamptz, "p_expires_at" timestamptz) returns setof ai_reservation volatile language plpgsql as \$\$ begin declare
+      v_free bigint;       v_balance bigint;       v_output bigint := p_max_output;       v_total bigint;       v_allotment bigint;       v_credit bigint;     begin
+      perform 1 from organization where id = p_organization_id for no key update;       if not found then
+        return;       end if;       v_balance := coalesce((select balance from ai_credit_account where organization_id = p_organization_id), 0);       if p_allotment_limit <> -1 then
+        v_free := greatest(p_allotment_limit - (coalesce((select allotment_tokens from ai_period_usage where organization_id = p_organization_id and period_start = p_period_start), 0)
+        + coalesce((select sum(allotment_tokens) from ai_reservation where organization_id = p_organization_id and period_start = p_period_start), 0)), 0);       end if;       if not p_overage_allowed and v_free is not null then
+        if v_free + v_balance < p_input_estimate + p_min_output then
+          return;         end if;         v_output := least(p_max_output, v_free + v_balance - p_input_estimate);       end if;       v_total := p_input_estimate + v_output;       v_allotment := case when v_free is null then v_total else least(v_total, v_free) end;       v_credit := least(v_total - v_allotment, v_balance);       if v_credit > 0 then
+        update ai_credit_account set balance = balance - v_credit, updated_at = p_created_at where organization_id = p_organization_id;       end if;       return query insert into ai_reservation (organization_id, user_id, feature, model, period_start, allotment_limit, input_estimate,
+          allotment_tokens, credit_tokens, overage_tokens, max_output_tokens, overage_allowed, created_at, expires_at)
+        values (p_organization_id, p_user_id, p_feature, p_model, p_period_start, p_allotment_limit, p_input_estimate,
+          v_allotment, v_credit, v_total - v_allotment - v_credit, v_output, p_overage_allowed, p_created_at, p_expires_at)
+        returning *;     end; end \$\$;`);
+
+    this.addSql(`create or replace function "ai_settle"("p_reservation_id" integer, "p_organization_id" integer, "p_user_id" integer, "p_feature" varchar, "p_model" varchar, "p_period_start" timestamptz, "p_allotment_limit" bigint, "p_overage_allowed" boolean, "p_input_tokens" integer, "p_output_tokens" integer, "p_cost_usd" double precision, "p_at" timestamptz) returns setof llm_usage_log volatile language plpgsql as \$\$ begin declare
+      v_held_allotment bigint := 0;       v_held_credit bigint := 0;       v_free bigint;       v_balance bigint;       v_rest bigint := p_input_tokens + p_output_tokens;       v_allotment bigint;       v_credit bigint;       v_overage bigint := 0;       v_usage llm_usage_log;     begin
+      perform 1 from organization where id = p_organization_id for no key update;       if not found then
+        return;       end if;       delete from ai_reservation where id = p_reservation_id returning allotment_tokens, credit_tokens into v_held_allotment, v_held_credit;       v_held_allotment := coalesce(v_held_allotment, 0);       v_held_credit := coalesce(v_held_credit, 0);       v_balance := coalesce((select balance from ai_credit_account where organization_id = p_organization_id), 0);       if p_allotment_limit <> -1 then
+        -- What is free besides this call's own hold: the others' holds and the charges are committed.
+        v_free := greatest(p_allotment_limit - (coalesce((select allotment_tokens from ai_period_usage where organization_id = p_organization_id and period_start = p_period_start), 0)
+        + coalesce((select sum(allotment_tokens) from ai_reservation where organization_id = p_organization_id and period_start = p_period_start), 0)) - v_held_allotment, 0);       end if;       v_allotment := case when v_free is null then v_rest else least(v_rest, v_held_allotment + v_free) end;       v_rest := v_rest - v_allotment;       v_credit := least(v_rest, v_held_credit + v_balance);       v_rest := v_rest - v_credit;       if p_overage_allowed then
+        v_overage := v_rest;       end if;       if v_held_credit <> v_credit then
+        update ai_credit_account set balance = balance + v_held_credit - v_credit, updated_at = p_at where organization_id = p_organization_id;       end if;       insert into ai_period_usage (organization_id, period_start, allotment_tokens, credit_tokens, overage_tokens, updated_at)
+        values (p_organization_id, p_period_start, v_allotment, v_credit, v_overage, p_at)
+        on conflict (organization_id, period_start) do update set
+          allotment_tokens = ai_period_usage.allotment_tokens + excluded.allotment_tokens,
+          credit_tokens = ai_period_usage.credit_tokens + excluded.credit_tokens,
+          overage_tokens = ai_period_usage.overage_tokens + excluded.overage_tokens,
+          updated_at = excluded.updated_at;       -- The user may have been deleted since the call began: the row then belongs to nobody.
+      insert into llm_usage_log (organization_id, user_id, feature, model, input_tokens, output_tokens, allotment_tokens,
+          credit_tokens, overage_tokens, cost_usd, period_start, created_at)
+        values (p_organization_id, (select id from app_user where id = p_user_id), p_feature, p_model, p_input_tokens, p_output_tokens,
+          v_allotment, v_credit, v_overage, p_cost_usd, p_period_start, p_at)
+        returning * into v_usage;       if v_credit > 0 then
+        insert into ai_credit_transaction (organization_id, kind, tokens, usage_id, created_at)
+          values (p_organization_id, 'usage', -v_credit, v_usage.id, p_at);       end if;       if v_overage > 0 then
+        insert into ai_overage_report (usage_id, organization_id, tokens, occurred_at, status, attempts, next_attempt_at, created_at)
+          values (v_usage.id, p_organization_id, v_overage, p_at, 'pending', 0, p_at, p_at);       end if;       return next v_usage;     end; end \$\$;`);
+
+    this.addSql(`create or replace function "ai_release"("p_reservation_id" integer, "p_at" timestamptz) returns setof ai_reservation volatile language plpgsql as \$\$ begin declare
+      v_organization_id integer;       v_released ai_reservation;     begin
+      select organization_id into v_organization_id from ai_reservation where id = p_reservation_id;       if not found then
+        return;       end if;       perform 1 from organization where id = v_organization_id for no key update;       if not found then
+        return;       end if;       delete from ai_reservation where id = p_reservation_id returning * into v_released;       if not found then
+        return;       end if;       if v_released.credit_tokens > 0 then
+        update ai_credit_account set balance = balance + v_released.credit_tokens, updated_at = p_at where organization_id = v_organization_id;       end if;       return next v_released;     end; end \$\$;`);
+
     // Seeds, added by hand to the generated migration. A migration has no Clock: stamped with the
     // time it runs. Prices are OpenAI's list prices in USD per million tokens (input, output).
     this.addSql(`insert into "model_price" ("model", "input_usd_per_million", "output_usd_per_million", "updated_at") values
@@ -66,6 +113,12 @@ export class Migration20261126095823_AiCopilot extends Migration {
     this.addSql(`drop table if exists "system_settings" cascade;`);
     this.addSql(`drop table if exists "llm_usage_log" cascade;`);
     this.addSql(`drop table if exists "ai_overage_report" cascade;`);
+
+    this.addSql(`drop function if exists "ai_reserve"(integer, integer, varchar, varchar, timestamptz, bigint, integer, boolean, integer, integer, timestamptz, timestamptz);`);
+
+    this.addSql(`drop function if exists "ai_settle"(integer, integer, integer, varchar, varchar, timestamptz, bigint, boolean, integer, integer, double precision, timestamptz);`);
+
+    this.addSql(`drop function if exists "ai_release"(integer, timestamptz);`);
 
     this.addSql(`drop function if exists "note_create_within_limit"(integer, integer, varchar, text, timestamptz, integer);`);
 

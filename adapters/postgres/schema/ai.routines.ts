@@ -1,0 +1,197 @@
+import { Routine } from '@mikro-orm/core';
+
+/**
+ * The hard cap's three steps as PL/pgSQL functions, declared here once like the tables (MikroORM
+ * generates and diffs them with the migrations). Each is one statement for the caller: the
+ * organization row's lock is held only inside the database, never across network round trips,
+ * so fifty calls of one organization queue for microseconds each, not for a transaction's
+ * round trips each (what kept time to first byte high before).
+ *
+ * They apply core's rules (`core/ai/capacity-rules.ts`: `planReservation`, `chargeUsage`) to the
+ * state read under the lock; the in-memory adapter applies the TypeScript functions themselves,
+ * and the AiCapacity contract suite and the cap's property hold both to the same numbers. The
+ * output bounds come in as parameters, so core's constants are the only ones.
+ *
+ * A volatile function's statements each take a fresh snapshot: what they read after the lock is
+ * granted includes everything committed before it. FOR NO KEY UPDATE serializes these steps and
+ * plan-quota creates without blocking inserts that merely reference the organization. An
+ * unlimited allotment (-1) is a null `v_free` below.
+ */
+
+const lockOrganization = (id: string) => `perform 1 from organization where id = ${id} for no key update;
+      if not found then
+        return;
+      end if;`;
+
+// Charged to the allotment in the period, plus what the reservations of that period hold.
+const COMMITTED = `coalesce((select allotment_tokens from ai_period_usage where organization_id = p_organization_id and period_start = p_period_start), 0)
+        + coalesce((select sum(allotment_tokens) from ai_reservation where organization_id = p_organization_id and period_start = p_period_start), 0)`;
+
+const BALANCE = `coalesce((select balance from ai_credit_account where organization_id = p_organization_id), 0)`;
+
+/** Holds a call's tokens, or returns nothing when it does not fit (`planReservation`). */
+export const AiReserve = new Routine({
+  name: 'ai_reserve',
+  type: 'function',
+  language: 'plpgsql',
+  deterministic: false,
+  params: {
+    p_organization_id: { type: 'integer' },
+    p_user_id: { type: 'integer' },
+    p_feature: { type: 'varchar' },
+    p_model: { type: 'varchar' },
+    p_period_start: { type: 'timestamptz' },
+    p_allotment_limit: { type: 'bigint' },
+    p_input_estimate: { type: 'integer' },
+    p_overage_allowed: { type: 'boolean' },
+    p_min_output: { type: 'integer' },
+    p_max_output: { type: 'integer' },
+    p_created_at: { type: 'timestamptz' },
+    p_expires_at: { type: 'timestamptz' },
+  },
+  returns: { runtimeType: 'object', columnType: 'setof ai_reservation' },
+  body: `declare
+      v_free bigint;
+      v_balance bigint;
+      v_output bigint := p_max_output;
+      v_total bigint;
+      v_allotment bigint;
+      v_credit bigint;
+    begin
+      ${lockOrganization('p_organization_id')}
+      v_balance := ${BALANCE};
+      if p_allotment_limit <> -1 then
+        v_free := greatest(p_allotment_limit - (${COMMITTED}), 0);
+      end if;
+      if not p_overage_allowed and v_free is not null then
+        if v_free + v_balance < p_input_estimate + p_min_output then
+          return;
+        end if;
+        v_output := least(p_max_output, v_free + v_balance - p_input_estimate);
+      end if;
+      v_total := p_input_estimate + v_output;
+      v_allotment := case when v_free is null then v_total else least(v_total, v_free) end;
+      v_credit := least(v_total - v_allotment, v_balance);
+      if v_credit > 0 then
+        update ai_credit_account set balance = balance - v_credit, updated_at = p_created_at where organization_id = p_organization_id;
+      end if;
+      return query insert into ai_reservation (organization_id, user_id, feature, model, period_start, allotment_limit, input_estimate,
+          allotment_tokens, credit_tokens, overage_tokens, max_output_tokens, overage_allowed, created_at, expires_at)
+        values (p_organization_id, p_user_id, p_feature, p_model, p_period_start, p_allotment_limit, p_input_estimate,
+          v_allotment, v_credit, v_total - v_allotment - v_credit, v_output, p_overage_allowed, p_created_at, p_expires_at)
+        returning *;
+    end`,
+});
+
+/**
+ * Replaces a reservation with what the call used (`chargeUsage`) and writes the call's usage
+ * record, its credit spending and its overage report; returns the usage record, or nothing when
+ * the organization is gone. A reservation already released counts as holding nothing.
+ */
+export const AiSettle = new Routine({
+  name: 'ai_settle',
+  type: 'function',
+  language: 'plpgsql',
+  deterministic: false,
+  params: {
+    p_reservation_id: { type: 'integer' },
+    p_organization_id: { type: 'integer' },
+    p_user_id: { type: 'integer' },
+    p_feature: { type: 'varchar' },
+    p_model: { type: 'varchar' },
+    p_period_start: { type: 'timestamptz' },
+    p_allotment_limit: { type: 'bigint' },
+    p_overage_allowed: { type: 'boolean' },
+    p_input_tokens: { type: 'integer' },
+    p_output_tokens: { type: 'integer' },
+    p_cost_usd: { type: 'double precision' },
+    p_at: { type: 'timestamptz' },
+  },
+  returns: { runtimeType: 'object', columnType: 'setof llm_usage_log' },
+  body: `declare
+      v_held_allotment bigint := 0;
+      v_held_credit bigint := 0;
+      v_free bigint;
+      v_balance bigint;
+      v_rest bigint := p_input_tokens + p_output_tokens;
+      v_allotment bigint;
+      v_credit bigint;
+      v_overage bigint := 0;
+      v_usage llm_usage_log;
+    begin
+      ${lockOrganization('p_organization_id')}
+      delete from ai_reservation where id = p_reservation_id returning allotment_tokens, credit_tokens into v_held_allotment, v_held_credit;
+      v_held_allotment := coalesce(v_held_allotment, 0);
+      v_held_credit := coalesce(v_held_credit, 0);
+      v_balance := ${BALANCE};
+      if p_allotment_limit <> -1 then
+        -- What is free besides this call's own hold: the others' holds and the charges are committed.
+        v_free := greatest(p_allotment_limit - (${COMMITTED}) - v_held_allotment, 0);
+      end if;
+      v_allotment := case when v_free is null then v_rest else least(v_rest, v_held_allotment + v_free) end;
+      v_rest := v_rest - v_allotment;
+      v_credit := least(v_rest, v_held_credit + v_balance);
+      v_rest := v_rest - v_credit;
+      if p_overage_allowed then
+        v_overage := v_rest;
+      end if;
+      if v_held_credit <> v_credit then
+        update ai_credit_account set balance = balance + v_held_credit - v_credit, updated_at = p_at where organization_id = p_organization_id;
+      end if;
+      insert into ai_period_usage (organization_id, period_start, allotment_tokens, credit_tokens, overage_tokens, updated_at)
+        values (p_organization_id, p_period_start, v_allotment, v_credit, v_overage, p_at)
+        on conflict (organization_id, period_start) do update set
+          allotment_tokens = ai_period_usage.allotment_tokens + excluded.allotment_tokens,
+          credit_tokens = ai_period_usage.credit_tokens + excluded.credit_tokens,
+          overage_tokens = ai_period_usage.overage_tokens + excluded.overage_tokens,
+          updated_at = excluded.updated_at;
+      -- The user may have been deleted since the call began: the row then belongs to nobody.
+      insert into llm_usage_log (organization_id, user_id, feature, model, input_tokens, output_tokens, allotment_tokens,
+          credit_tokens, overage_tokens, cost_usd, period_start, created_at)
+        values (p_organization_id, (select id from app_user where id = p_user_id), p_feature, p_model, p_input_tokens, p_output_tokens,
+          v_allotment, v_credit, v_overage, p_cost_usd, p_period_start, p_at)
+        returning * into v_usage;
+      if v_credit > 0 then
+        insert into ai_credit_transaction (organization_id, kind, tokens, usage_id, created_at)
+          values (p_organization_id, 'usage', -v_credit, v_usage.id, p_at);
+      end if;
+      if v_overage > 0 then
+        insert into ai_overage_report (usage_id, organization_id, tokens, occurred_at, status, attempts, next_attempt_at, created_at)
+          values (v_usage.id, p_organization_id, v_overage, p_at, 'pending', 0, p_at, p_at);
+      end if;
+      return next v_usage;
+    end`,
+});
+
+/** Gives a reservation's holds back; returns the released reservation, or nothing when it was not held. */
+export const AiRelease = new Routine({
+  name: 'ai_release',
+  type: 'function',
+  language: 'plpgsql',
+  deterministic: false,
+  params: {
+    p_reservation_id: { type: 'integer' },
+    p_at: { type: 'timestamptz' },
+  },
+  returns: { runtimeType: 'object', columnType: 'setof ai_reservation' },
+  body: `declare
+      v_organization_id integer;
+      v_released ai_reservation;
+    begin
+      select organization_id into v_organization_id from ai_reservation where id = p_reservation_id;
+      if not found then
+        return;
+      end if;
+      ${lockOrganization('v_organization_id')}
+      delete from ai_reservation where id = p_reservation_id returning * into v_released;
+      if not found then
+        return;
+      end if;
+      if v_released.credit_tokens > 0 then
+        update ai_credit_account set balance = balance + v_released.credit_tokens, updated_at = p_at where organization_id = v_organization_id;
+      end if;
+      return next v_released;
+    end`,
+});
+
+export const aiRoutines = [AiReserve, AiSettle, AiRelease];
