@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261126104459_AiCopilot extends Migration {
+export class Migration20261126104754_AiCopilot extends Migration {
 
-  override name = 'Migration20261126104459_AiCopilot';
+  override name = 'Migration20261126104754_AiCopilot';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "model_price" ("model" varchar(100) not null, "input_usd_per_million" double precision not null, "output_usd_per_million" double precision not null, "updated_at" timestamptz not null, primary key ("model"));`);
@@ -48,7 +48,7 @@ export class Migration20261126104459_AiCopilot extends Migration {
 
     this.addSql(`create or replace function "ai_reserve"("p_organization_id" integer, "p_user_id" integer, "p_feature" varchar, "p_model" varchar, "p_period_start" timestamptz, "p_allotment_limit" bigint, "p_input_estimate" integer, "p_overage_allowed" boolean, "p_min_output" integer, "p_max_output" integer, "p_created_at" timestamptz, "p_expires_at" timestamptz) returns setof ai_reservation volatile language plpgsql as \$\$ begin declare
       v_free bigint;       v_balance bigint;       v_output bigint := p_max_output;       v_total bigint;       v_allotment bigint;       v_credit bigint;     begin
-      perform 1 from organization where id = p_organization_id for no key update;       if not found then
+      perform set_config('synchronous_commit', 'off', true);       perform 1 from organization where id = p_organization_id for no key update;       if not found then
         return;       end if;       v_balance := coalesce((select balance from ai_credit_account where organization_id = p_organization_id), 0);       if p_allotment_limit <> -1 then
         v_free := greatest(p_allotment_limit - (coalesce((select allotment_tokens from ai_period_usage where organization_id = p_organization_id and period_start = p_period_start), 0)
         + coalesce((select sum(allotment_tokens) from ai_reservation where organization_id = p_organization_id and period_start = p_period_start), 0)), 0);       end if;       if not p_overage_allowed and v_free is not null then
@@ -87,7 +87,7 @@ export class Migration20261126104459_AiCopilot extends Migration {
 
     this.addSql(`create or replace function "ai_release"("p_reservation_id" integer, "p_at" timestamptz) returns setof ai_reservation volatile language plpgsql as \$\$ begin declare
       v_organization_id integer;       v_released ai_reservation;     begin
-      select organization_id into v_organization_id from ai_reservation where id = p_reservation_id;       if not found then
+      perform set_config('synchronous_commit', 'off', true);       select organization_id into v_organization_id from ai_reservation where id = p_reservation_id;       if not found then
         return;       end if;       perform 1 from organization where id = v_organization_id for no key update;       if not found then
         return;       end if;       delete from ai_reservation where id = p_reservation_id returning * into v_released;       if not found then
         return;       end if;       if v_released.credit_tokens > 0 then
