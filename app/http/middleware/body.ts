@@ -12,9 +12,10 @@ const tooLarge = () => new HttpError('PAYLOAD_TOO_LARGE', 'The request body is l
  * (the JSON parser enforces the limit itself on chunked bodies, which carry no length).
  */
 export function bodySizeLimit(): Middleware {
-  return async (ctx, next) => {
+  // Plain, not async: one promise fewer per request (a throw here still reaches the error handler as a rejection).
+  return (ctx, next) => {
     if ((ctx.request.length ?? 0) > MAX_BODY_BYTES) throw tooLarge();
-    await next();
+    return next();
   };
 }
 
