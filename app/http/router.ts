@@ -33,6 +33,7 @@ export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Midd
   // matched against the few routes that can match it, not against every route's pattern in turn,
   // which on a busy path cost more than the rest of the routing.
   const routers = new Map<string, Router>();
+  const mounted: Array<{ route: AnyRoute; segment: string; path: string; name: string; middleware: Middleware }> = [];
   for (const route of routes) {
     if (route.enabled === false) continue;
     const segment = firstSegment(route.path);
@@ -42,11 +43,17 @@ export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Midd
     if (!router) routers.set(segment, (router = new Router({ strict: true, sensitive: true })));
     const path = route.path.replace(/\{(\w+)\}/g, ':$1');
     for (const method of [route.method, ...(route.alsoMethods ?? [])]) {
-      router[method](route.operationId + (method === route.method ? '' : `:${method}`), path, handle(route, deps));
+      const name = route.operationId + (method === route.method ? '' : `:${method}`);
+      const middleware = handle(route, deps);
+      router[method](name, path, middleware);
+      mounted.push({ route, segment, path, name, middleware });
     }
   }
+  const fixed = fixedPathHandlers(routers, mounted);
   const dispatch = new Map([...routers].map(([segment, router]) => [segment, router.routes() as unknown as Middleware]));
   const routed: Middleware = (ctx, next) => {
+    const direct = fixed.get(ctx.path)?.get(ctx.method);
+    if (direct) return direct(ctx, next);
     const middleware = dispatch.get(firstSegment(ctx.path));
     return middleware ? middleware(ctx, next) : next();
   };
@@ -66,6 +73,32 @@ export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Midd
     throw new HttpError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed here`, { allow: allowed });
   };
   return [fallback, routed];
+}
+
+/**
+ * Path → method → handler, for the routes a request reaches by its exact path (no parameter in
+ * it): what @koa/router would run first for that path and method, found once here rather than
+ * by matching, building a middleware chain and capturing parameters per request. Only where the
+ * route is the first to match: a handler answers and never passes the request on, so the routes
+ * matching after it never ran anyway. HEAD comes with GET, as @koa/router registers it.
+ */
+function fixedPathHandlers(
+  routers: ReadonlyMap<string, Router>,
+  mounted: ReadonlyArray<{ route: AnyRoute; segment: string; path: string; name: string; middleware: Middleware }>,
+): Map<string, Map<string, Middleware>> {
+  const fixed = new Map<string, Map<string, Middleware>>();
+  for (const { route, segment, path, name, middleware } of mounted) {
+    if (path.includes(':') || route.params) continue;
+    const router = routers.get(segment)!;
+    const layer = router.match(path, 'GET').path.find((candidate) => candidate.name === name);
+    for (const method of layer?.methods ?? []) {
+      if (router.match(path, method).pathAndMethod[0]?.name !== name) continue;
+      let byMethod = fixed.get(path);
+      if (!byMethod) fixed.set(path, (byMethod = new Map()));
+      byMethod.set(method, middleware);
+    }
+  }
+  return fixed;
 }
 
 /** `/projects/7` → `projects`, `/` → ``: a path can only match routes that start with its first segment. */
