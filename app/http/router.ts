@@ -51,14 +51,9 @@ export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Midd
   }
   const fixed = fixedPathHandlers(routers, mounted);
   const dispatch = new Map([...routers].map(([segment, router]) => [segment, router.routes() as unknown as Middleware]));
-  const routed: Middleware = (ctx, next) => {
-    const direct = fixed.get(ctx.path)?.get(ctx.method);
-    if (direct) return direct(ctx, next);
+  const routed = async (ctx: Context, next: () => Promise<unknown>) => {
     const middleware = dispatch.get(firstSegment(ctx.path));
-    return middleware ? middleware(ctx, next) : next();
-  };
-  const fallback: Middleware = async (ctx, next) => {
-    await next();
+    await (middleware ? middleware(ctx, next) : next());
     if (ctx.body !== undefined || ctx.status !== 404 || ctx.state.routeMatched) return;
     const match = routers.get(firstSegment(ctx.path))?.match(ctx.path, ctx.method);
     const methods = match ? match.path.flatMap((layer) => layer.methods) : [];
@@ -72,7 +67,13 @@ export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Midd
     }
     throw new HttpError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed here`, { allow: allowed });
   };
-  return [fallback, routed];
+  // A route's handler always marks the request as routed, so what comes after a fixed-path
+  // handler (the 404/405 fallback) would have nothing to do: it is not waited for.
+  const routing: Middleware = (ctx, next) => {
+    const direct = fixed.get(ctx.path)?.get(ctx.method);
+    return direct ? direct(ctx, next) : routed(ctx, next);
+  };
+  return [routing];
 }
 
 /**
@@ -162,9 +163,12 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
       if (typeof input !== 'object' || input === null || Array.isArray(input)) throw NOT_AN_OBJECT();
       body = parseOrThrow(route.body, input, 'body');
     }
-    const reply = await route.handler(new HandlerInputOf(body, params, query, caller, ctx, deps.clientIp)).catch((error: unknown) => {
+    let reply;
+    try {
+      reply = await route.handler(new HandlerInputOf(body, params, query, caller, ctx, deps.clientIp));
+    } catch (error) {
       throw locateInputFields(error, route);
-    });
+    }
     ctx.status = reply.status;
     if (reply.body !== undefined) ctx.body = reply.body;
   };
