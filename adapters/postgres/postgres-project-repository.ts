@@ -7,6 +7,7 @@ import type {
 } from '../../core/projects/project-repository.port';
 import type { Selectable, Updateable } from 'kysely';
 import type { Database } from './database';
+import { parseTimestamp } from './timestamp';
 import type { Tables } from './schema/tables';
 
 type ProjectRow = Selectable<Tables['project']>;
@@ -26,8 +27,8 @@ const toProject = (row: ProjectRow): Project => ({
   userId: row.user_id,
   name: row.name,
   description: row.description,
-  createdAt: new Date(row.created_at),
-  updatedAt: new Date(row.updated_at),
+  createdAt: parseTimestamp(row.created_at),
+  updatedAt: parseTimestamp(row.updated_at),
 });
 
 /**

@@ -2,6 +2,7 @@ import type { RoleName } from '../../core/accounts/role';
 import type { NewSession, SessionPrincipal, SessionStore, SessionSummary } from '../../core/accounts/session-store.port';
 import type { AccountStatus } from '../../core/accounts/user';
 import type { Database } from './database';
+import { parseTimestamp } from './timestamp';
 
 interface PrincipalRow {
   session_id: string | number;
@@ -92,8 +93,8 @@ export class PostgresSessionStore implements SessionStore {
       userId: row.user_id,
       organizationId: row.organization_id,
       role: row.role,
-      expiresAt: new Date(row.expires_at),
-      lastSeenAt: new Date(row.last_seen_at),
+      expiresAt: parseTimestamp(row.expires_at),
+      lastSeenAt: parseTimestamp(row.last_seen_at),
       userStatus: row.user_status,
       organizationStatus: row.organization_status,
       organizationRequiresMfa: row.require_mfa,
