@@ -6,16 +6,24 @@ import type {
   ProjectRepository,
 } from '../../core/projects/project-repository.port';
 import type { Selectable, Updateable } from 'kysely';
-import type { Database } from './database';
+import type { Database, PreparedSql } from './database';
 import { parseTimestamp } from './timestamp';
 import type { Tables } from './schema/tables';
 
 type ProjectRow = Selectable<Tables['project']>;
 
-const LIST_FIRST = `select * from project where organization_id = $1
-  order by created_at desc, id desc limit $2`;
-const LIST_AFTER = `select * from project where organization_id = $1 and (created_at, id) < ($2, $3)
-  order by created_at desc, id desc limit $4`;
+// Prepared (W1 runs the first on every request), so the columns are named: see PreparedSql.
+const COLUMNS = 'id, organization_id, user_id, name, description, created_at, updated_at';
+const LIST_FIRST: PreparedSql = {
+  name: 'project_list_first',
+  text: `select ${COLUMNS} from project where organization_id = $1
+  order by created_at desc, id desc limit $2`,
+};
+const LIST_AFTER: PreparedSql = {
+  name: 'project_list_after',
+  text: `select ${COLUMNS} from project where organization_id = $1 and (created_at, id) < ($2, $3)
+  order by created_at desc, id desc limit $4`,
+};
 
 const COUNT = 'select count(*)::int as count from project where organization_id = $1';
 // The check and the insert in one statement (schema/quota.routines.ts).
