@@ -1,8 +1,22 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
 import type { Clock } from '../../core/shared/clock.port';
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
 import type { Tables } from './schema/tables';
+
+/**
+ * Fixed SQL that `Database.select` runs, outside a transaction, as a named prepared statement:
+ * each pooled connection parses and plans it once, then only binds and runs it. Meant for the
+ * reads of every request: planning the session lookup's three-table join cost PostgreSQL several
+ * times what running it did. Name the result columns (never `select *`): a prepared statement
+ * whose result columns change under it (a migration adding one) fails instead of re-planning.
+ */
+export interface PreparedSql {
+  /** Unique per text: the driver refuses one name for two texts on a connection. */
+  readonly name: string;
+  readonly text: string;
+}
 
 /**
  * The repositories' one handle on PostgreSQL, and the one place transactions are propagated.
@@ -47,10 +61,33 @@ export class Database implements UnitOfWork {
 
   /**
    * Fixed SQL with `$n` placeholders, for reads on every request: no builder to run, one round
-   * trip, same connection and transaction as every other query.
+   * trip, same connection and transaction as every other query. Outside a transaction it goes
+   * straight to the pool behind MikroORM's Kysely, doing what Kysely would (take a connection,
+   * query, give it back) without its dozen async layers per query, which cost more CPU than the
+   * rest of a small request's database work (docs/benchmarks.md, "Server CPU per request").
    */
-  async select<Row>(sql: string, params: readonly unknown[]): Promise<Row[]> {
-    return (await this.db.executeQuery<Row>(CompiledQuery.raw(sql, [...params]))).rows;
+  async select<Row>(sql: string | PreparedSql, params: readonly unknown[]): Promise<Row[]> {
+    const em = this.orm.em.getContext(false);
+    if (em.getTransactionContext() === undefined) {
+      // The pool belongs to the Kysely instance MikroORM holds while connected: a new one after a reconnect.
+      const kysely = em.getConnection().getClient();
+      const pool = this.direct?.kysely === kysely ? this.direct.pool : await this.poolOf(kysely);
+      const client = await pool.connect();
+      try {
+        return (await client.query(typeof sql === 'string' ? sql : { name: sql.name, text: sql.text }, params as unknown[])).rows as Row[];
+      } finally {
+        client.release();
+      }
+    }
+    return (await this.db.executeQuery<Row>(CompiledQuery.raw(typeof sql === 'string' ? sql : sql.text, [...params]))).rows;
+  }
+
+  private direct: { kysely: unknown; pool: Pool } | undefined;
+
+  private async poolOf(kysely: unknown): Promise<Pool> {
+    const pool = await this.orm.em.getConnection().getNativeClient();
+    this.direct = { kysely, pool };
+    return pool;
   }
 
   /** Fixed SQL that changes rows; returns how many. */

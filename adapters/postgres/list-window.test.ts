@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from './database';
 import { newestFirstList } from './list-window';
 
-/** What `database.select` was sent: the newest-first lists must stay fixed SQL, the same string every request. */
+/** What `database.select` was sent: the newest-first lists must stay fixed SQL, prepared by one name per text. */
 function recorder() {
-  const sent: Array<[string, readonly unknown[]]> = [];
-  const select = async (sql: string, params: readonly unknown[]) => {
-    sent.push([sql, params]);
+  const sent: Array<[string, string, readonly unknown[]]> = [];
+  const select = async (sql: { name: string; text: string }, params: readonly unknown[]) => {
+    sent.push([sql.name, sql.text, params]);
     return [];
   };
   return { database: { select } as unknown as Database, sent };
@@ -17,31 +17,33 @@ describe('newestFirstList', () => {
 
   it('sends the first page and a page after a position as fixed SQL, with the owner columns first', async () => {
     const { database, sent } = recorder();
-    const list = newestFirstList('note', ['organization_id', 'user_id']);
+    const list = newestFirstList('note', ['organization_id', 'user_id'], ['id', 'title']);
     await list.select(database, [1, 2], { limit: 3 });
     await list.select(database, [1, 2], { limit: 3, after });
     await list.select(database, [1, 2], { after });
     await list.select(database, [1, 2]);
     expect(sent).toEqual([
-      ['select * from note where organization_id = $1 and user_id = $2\n  order by created_at desc, id desc limit $3', [1, 2, 3]],
+      ['note_list_first', 'select id, title from note where organization_id = $1 and user_id = $2\n  order by created_at desc, id desc limit $3', [1, 2, 3]],
       [
-        'select * from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4)\n  order by created_at desc, id desc limit $5',
+        'note_list_after',
+        'select id, title from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4)\n  order by created_at desc, id desc limit $5',
         [1, 2, after.createdAt, 7, 3],
       ],
       [
-        'select * from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4)\n  order by created_at desc, id desc limit $5',
+        'note_list_after',
+        'select id, title from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4)\n  order by created_at desc, id desc limit $5',
         [1, 2, after.createdAt, 7, null],
       ],
-      ['select * from note where organization_id = $1 and user_id = $2\n  order by created_at desc, id desc limit $3', [1, 2, null]],
+      ['note_list_first', 'select id, title from note where organization_id = $1 and user_id = $2\n  order by created_at desc, id desc limit $3', [1, 2, null]],
     ]);
   });
 
   it('numbers the placeholders after however many owner columns there are', async () => {
     const { database, sent } = recorder();
-    const list = newestFirstList('project', ['organization_id']);
+    const list = newestFirstList('project', ['organization_id'], ['id', 'name']);
     await list.select(database, [5], { limit: 2, after });
     expect(sent).toEqual([
-      ['select * from project where organization_id = $1 and (created_at, id) < ($2, $3)\n  order by created_at desc, id desc limit $4', [5, after.createdAt, 7, 2]],
+      ['project_list_after', 'select id, name from project where organization_id = $1 and (created_at, id) < ($2, $3)\n  order by created_at desc, id desc limit $4', [5, after.createdAt, 7, 2]],
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { sql, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { ListWindow } from '../../core/shared/list-page';
-import type { Database } from './database';
+import type { Database, PreparedSql } from './database';
 import type { TableName, Tables } from './schema/tables';
 
 /**
@@ -28,21 +28,31 @@ export interface NewestFirstList<Row, Owner extends readonly number[]> {
 
 /**
  * The newest-first keyset list of `table`, filtered on `ownerColumns` (`$1`, `$2`, … in that
- * order). Both statements, the first page and a page after a position, are written here once per
- * table when the module loads, never per request, and run through `database.select`. The row
- * comparison `(created_at, id) < (…)` walks an index on `(<owner columns>, created_at desc, id
- * desc)` without a sort. `limit null` is no limit.
+ * order), reading `columns`. Both statements, the first page and a page after a position, are
+ * written here once per table when the module loads and prepared by name on each connection
+ * (PostgreSQL plans them once, not on every request), run through `database.select`. They name
+ * their columns: a prepared `select *` fails once a migration changes the table under a running
+ * app. The row comparison `(created_at, id) < (…)` walks an index on `(<owner columns>,
+ * created_at desc, id desc)` without a sort. `limit null` is no limit.
  */
 export function newestFirstList<T extends TableName, const C extends readonly [Column<T>, ...Column<T>[]]>(
   table: T,
   ownerColumns: C,
+  columns: readonly Column<T>[],
 ): NewestFirstList<Selectable<Tables[T]>, { readonly [K in keyof C]: number }> {
   const owner = ownerColumns.map((column, index) => `${column} = $${index + 1}`).join(' and ');
   const n = ownerColumns.length;
-  const first = `select * from ${table} where ${owner}
-  order by created_at desc, id desc limit $${n + 1}`;
-  const after = `select * from ${table} where ${owner} and (created_at, id) < ($${n + 1}, $${n + 2})
-  order by created_at desc, id desc limit $${n + 3}`;
+  const read = columns.join(', ');
+  const first: PreparedSql = {
+    name: `${table}_list_first`,
+    text: `select ${read} from ${table} where ${owner}
+  order by created_at desc, id desc limit $${n + 1}`,
+  };
+  const after: PreparedSql = {
+    name: `${table}_list_after`,
+    text: `select ${read} from ${table} where ${owner} and (created_at, id) < ($${n + 1}, $${n + 2})
+  order by created_at desc, id desc limit $${n + 3}`,
+  };
   return {
     select(database, ownerValues, window = {}) {
       const limit = window.limit ?? null;

@@ -8,7 +8,7 @@ import type { Tables } from './schema/tables';
 
 type NoteRow = Selectable<Tables['note']>;
 
-const LIST = newestFirstList('note', ['organization_id', 'user_id']);
+const LIST = newestFirstList('note', ['organization_id', 'user_id'], ['id', 'organization_id', 'user_id', 'title', 'content', 'created_at', 'updated_at']);
 const COUNT = 'select count(*)::int as count from note where organization_id = $1';
 // The check and the insert in one statement (schema/quota.routines.ts).
 const CREATE_WITHIN_LIMIT = 'select * from note_create_within_limit($1, $2, $3, $4, $5, $6)';

@@ -4,12 +4,13 @@ import type { ListWindow } from '../../core/shared/list-page';
 import type { Selectable, Updateable } from 'kysely';
 import type { Database } from './database';
 import { newestFirstList } from './list-window';
+import { parseTimestamp } from './timestamp';
 import type { Tables } from './schema/tables';
 
 type ProjectRow = Selectable<Tables['project']>;
 
-// Fixed SQL, written once: the list is the W1 hot path (docs/benchmarks.md).
-const LIST = newestFirstList('project', ['organization_id']);
+// Prepared once per connection: the list is the W1 hot path (docs/benchmarks.md).
+const LIST = newestFirstList('project', ['organization_id'], ['id', 'organization_id', 'user_id', 'name', 'description', 'created_at', 'updated_at']);
 const COUNT = 'select count(*)::int as count from project where organization_id = $1';
 // The check and the insert in one statement (schema/quota.routines.ts).
 const CREATE_WITHIN_LIMIT = `select * from project_create_within_limit($1, $2, $3, $4, $5, $6)`;
@@ -20,8 +21,8 @@ const toProject = (row: ProjectRow): Project => ({
   userId: row.user_id,
   name: row.name,
   description: row.description,
-  createdAt: new Date(row.created_at),
-  updatedAt: new Date(row.updated_at),
+  createdAt: parseTimestamp(row.created_at),
+  updatedAt: parseTimestamp(row.updated_at),
 });
 
 /**

@@ -1,7 +1,8 @@
 import type { RoleName } from '../../core/accounts/role';
 import type { NewSession, SessionPrincipal, SessionStore, SessionSummary } from '../../core/accounts/session-store.port';
 import type { AccountStatus } from '../../core/accounts/user';
-import type { Database } from './database';
+import type { Database, PreparedSql } from './database';
+import { parseTimestamp } from './timestamp';
 
 interface PrincipalRow {
   session_id: string | number;
@@ -29,7 +30,11 @@ interface SummaryRow {
 
 // The MFA flag is an EXISTS on user_totp's primary key: one index probe inside the same
 // round trip, so requests of organizations that require MFA cost nothing extra to guard.
-const FIND_PRINCIPAL = `select s.id as session_id, s.user_id, u.organization_id, u.role, s.expires_at, s.last_seen_at,
+// Prepared: it runs on every authenticated request, and planning the join cost PostgreSQL
+// about four times what running it does.
+const FIND_PRINCIPAL: PreparedSql = {
+  name: 'session_find_principal',
+  text: `select s.id as session_id, s.user_id, u.organization_id, u.role, s.expires_at, s.last_seen_at,
           u.status as user_status, o.status as organization_status, o.require_mfa,
           exists (select 1 from user_totp t where t.user_id = u.id and t.confirmed_at is not null) as has_mfa,
           s.credentials_version, u.credentials_version as user_credentials_version
@@ -37,7 +42,8 @@ const FIND_PRINCIPAL = `select s.id as session_id, s.user_id, u.organization_id,
      join app_user u on u.id = s.user_id
      join organization o on o.id = u.organization_id
     where s.token_hash = $1
-    limit 1`;
+    limit 1`,
+};
 
 // Conditional, so that instances seeing the same session at once write it once.
 const RECORD_ACTIVITY = `update session set last_seen_at = $2 where id = $1 and last_seen_at < $3`;
@@ -92,8 +98,8 @@ export class PostgresSessionStore implements SessionStore {
       userId: row.user_id,
       organizationId: row.organization_id,
       role: row.role,
-      expiresAt: new Date(row.expires_at),
-      lastSeenAt: new Date(row.last_seen_at),
+      expiresAt: parseTimestamp(row.expires_at),
+      lastSeenAt: parseTimestamp(row.last_seen_at),
       userStatus: row.user_status,
       organizationStatus: row.organization_status,
       organizationRequiresMfa: row.require_mfa,

@@ -1,4 +1,4 @@
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import cors from '@koa/cors';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config';
@@ -20,6 +20,21 @@ export interface HttpAppDeps extends Omit<RouterDeps, 'allowedOrigins'> {
 const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Link', 'Location'];
 
 /**
+ * CORS for a request without `Origin` (every non-browser client, and a browser's same-origin
+ * GET) comes down to `Vary: Origin`: the origin check finds no allowed origin and the CORS
+ * middleware only passes the request on, two async steps later. So such a request gets the
+ * `Vary` here and goes straight on; the rest go through `cors`.
+ */
+function withoutOriginSkipped(cors: Middleware, allowedOrigins: ReadonlySet<string>): Middleware {
+  if (allowedOrigins.has('')) return cors;
+  return (ctx, next) => {
+    if (ctx.get('Origin') !== '') return cors(ctx, next);
+    ctx.vary('Origin');
+    return next();
+  };
+}
+
+/**
  * The middleware order is the design: request id and access log outermost, then what happens to
  * a body the answer did not need (it sees the final status), then headers that
  * every response must carry, then the single error mapper, then CORS, the body size limit and routes
@@ -35,19 +50,22 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.use(securityHeaders({ hsts: deps.config.environment !== 'dev' }));
   app.use(errorHandler(deps.isDependencyDown));
   app.use(
-    cors({
-      origin: (ctx) => {
-        const origin = ctx.get('Origin');
-        return allowedOrigins.has(origin) ? origin : '';
-      },
-      credentials: true,
-      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-      allowHeaders: ['Content-Type', 'X-Request-Id'],
-      exposeHeaders: EXPOSED_HEADERS,
-      maxAge: 600,
-      secureContext: false,
-      keepHeadersOnError: true,
-    }),
+    withoutOriginSkipped(
+      cors({
+        origin: (ctx) => {
+          const origin = ctx.get('Origin');
+          return allowedOrigins.has(origin) ? origin : '';
+        },
+        credentials: true,
+        allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+        allowHeaders: ['Content-Type', 'X-Request-Id'],
+        exposeHeaders: EXPOSED_HEADERS,
+        maxAge: 600,
+        secureContext: false,
+        keepHeadersOnError: true,
+      }),
+      allowedOrigins,
+    ),
   );
   app.use(bodySizeLimit());
   const routerDeps: RouterDeps = { ...deps, allowedOrigins: allowedRequestOrigins(deps.config.corsOrigins, deps.config.baseApiUrl) };

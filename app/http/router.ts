@@ -1,4 +1,5 @@
 import { Router } from '@koa/router';
+import * as v from 'valibot';
 import type { Context, Middleware } from 'koa';
 import type { Caller } from '../../core/accounts/caller';
 import { satisfies } from '../../core/accounts/role';
@@ -28,22 +29,37 @@ export interface RouterDeps {
  * method 405 METHOD_NOT_ALLOWED with `Allow`.
  */
 export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Middleware[] {
-  // Paths match exactly: no trailing-slash variants, no case variants: one URL per resource, so caches and rate limits see one key.
-  const router = new Router({ strict: true, sensitive: true });
+  // One router per first path segment (`/projects/{project_id}` → `projects`): a request is
+  // matched against the few routes that can match it, not against every route's pattern in turn,
+  // which on a busy path cost more than the rest of the routing.
+  const routers = new Map<string, Router>();
+  const mounted: Array<{ route: AnyRoute; segment: string; path: string; name: string; middleware: Middleware }> = [];
   for (const route of routes) {
     if (route.enabled === false) continue;
+    const segment = firstSegment(route.path);
+    if (/[{}:*]/.test(segment)) throw new Error(`${route.operationId}: a route path must start with a fixed segment (${route.path})`);
+    let router = routers.get(segment);
+    // Paths match exactly: no trailing-slash variants, no case variants: one URL per resource, so caches and rate limits see one key.
+    if (!router) routers.set(segment, (router = new Router({ strict: true, sensitive: true })));
     const path = route.path.replace(/\{(\w+)\}/g, ':$1');
     for (const method of [route.method, ...(route.alsoMethods ?? [])]) {
-      router[method](route.operationId + (method === route.method ? '' : `:${method}`), path, handle(route, deps));
+      const name = route.operationId + (method === route.method ? '' : `:${method}`);
+      const middleware = handle(route, deps);
+      router[method](name, path, middleware);
+      mounted.push({ route, segment, path, name, middleware });
     }
   }
-  const fallback: Middleware = async (ctx, next) => {
-    await next();
+  const fixed = fixedPathHandlers(routers, mounted);
+  const dispatch = new Map([...routers].map(([segment, router]) => [segment, router.routes() as unknown as Middleware]));
+  const routed = async (ctx: Context, next: () => Promise<unknown>) => {
+    const middleware = dispatch.get(firstSegment(ctx.path));
+    await (middleware ? middleware(ctx, next) : next());
     if (ctx.body !== undefined || ctx.status !== 404 || ctx.state.routeMatched) return;
-    const routed = router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods);
-    if (routed.length === 0) throw noSuchRoute();
+    const match = routers.get(firstSegment(ctx.path))?.match(ctx.path, ctx.method);
+    const methods = match ? match.path.flatMap((layer) => layer.methods) : [];
+    if (methods.length === 0) throw noSuchRoute();
     // Every known path also answers OPTIONS (below), so `Allow` names it too.
-    const allowed = [...new Set([...routed, 'OPTIONS'])];
+    const allowed = [...new Set([...methods, 'OPTIONS'])];
     if (ctx.method === 'OPTIONS') {
       ctx.set('Allow', allowed.join(', '));
       ctx.status = 204;
@@ -51,7 +67,45 @@ export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Midd
     }
     throw new HttpError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed here`, { allow: allowed });
   };
-  return [fallback, router.routes() as unknown as Middleware];
+  // A route's handler always marks the request as routed, so what comes after a fixed-path
+  // handler (the 404/405 fallback) would have nothing to do: it is not waited for.
+  const routing: Middleware = (ctx, next) => {
+    const direct = fixed.get(ctx.path)?.get(ctx.method);
+    return direct ? direct(ctx, next) : routed(ctx, next);
+  };
+  return [routing];
+}
+
+/**
+ * Path → method → handler, for the routes a request reaches by its exact path (no parameter in
+ * it): what @koa/router would run first for that path and method, found once here rather than
+ * by matching, building a middleware chain and capturing parameters per request. Only where the
+ * route is the first to match: a handler answers and never passes the request on, so the routes
+ * matching after it never ran anyway. HEAD comes with GET, as @koa/router registers it.
+ */
+function fixedPathHandlers(
+  routers: ReadonlyMap<string, Router>,
+  mounted: ReadonlyArray<{ route: AnyRoute; segment: string; path: string; name: string; middleware: Middleware }>,
+): Map<string, Map<string, Middleware>> {
+  const fixed = new Map<string, Map<string, Middleware>>();
+  for (const { route, segment, path, name, middleware } of mounted) {
+    if (path.includes(':') || route.params) continue;
+    const router = routers.get(segment)!;
+    const layer = router.match(path, 'GET').path.find((candidate) => candidate.name === name);
+    for (const method of layer?.methods ?? []) {
+      if (router.match(path, method).pathAndMethod[0]?.name !== name) continue;
+      let byMethod = fixed.get(path);
+      if (!byMethod) fixed.set(path, (byMethod = new Map()));
+      byMethod.set(method, middleware);
+    }
+  }
+  return fixed;
+}
+
+/** `/projects/7` → `projects`, `/` → ``: a path can only match routes that start with its first segment. */
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return end === -1 ? path.slice(1) : path.slice(1, end);
 }
 
 const readJsonBody = jsonBodyReader();
@@ -73,6 +127,9 @@ const NOT_AN_OBJECT = () => new DomainError('VALIDATION_ERROR', 'The request is 
 
 function handle(route: AnyRoute, deps: RouterDeps): Middleware {
   const rule = route.rateLimit ? parseRateRule(route.rateLimit.rule) : undefined;
+  // Lists are mostly called without a query string: when the schema turns "no parameters" into
+  // an empty object, that is the answer, known without parsing anything per request.
+  const noQuery = route.query !== undefined && emptyOutput(route.query);
   return async (ctx) => {
     ctx.state.routeMatched = true;
     if (!route.serverToServer) assertNotCrossSite(ctx, deps.allowedOrigins);
@@ -96,7 +153,7 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
       if (route.rateLimit && rule && perUser) await consume(deps, route.rateLimit.bucket, `user:${caller.userId}`, rule);
     }
     const params = route.params ? parseOrThrow(route.params, ctx.params, 'path') : undefined;
-    const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
+    const query = route.query ? (noQuery && ctx.querystring === '' ? {} : parseOrThrow(route.query, ctx.query, 'query')) : undefined;
     if (route.body && !route.rawBody) requireJsonBody(ctx);
     if (route.body || route.rawBody) await readJsonBody(ctx);
     let body;
@@ -106,12 +163,37 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
       if (typeof input !== 'object' || input === null || Array.isArray(input)) throw NOT_AN_OBJECT();
       body = parseOrThrow(route.body, input, 'body');
     }
-    const reply = await route.handler({ body, params, query, caller, clientIp: deps.clientIp(ctx), ctx }).catch((error: unknown) => {
+    let reply;
+    try {
+      reply = await route.handler(new HandlerInputOf(body, params, query, caller, ctx, deps.clientIp));
+    } catch (error) {
       throw locateInputFields(error, route);
-    });
+    }
     ctx.status = reply.status;
     if (reply.body !== undefined) ctx.body = reply.body;
   };
+}
+
+/** Whether `schema` accepts an empty query and makes an empty object of it (no defaults, no required field). */
+function emptyOutput(schema: v.GenericSchema): boolean {
+  const result = v.safeParse(schema, {});
+  return result.success && typeof result.output === 'object' && result.output !== null && Object.keys(result.output).length === 0;
+}
+
+/** A handler's input; the client address is worked out only if the handler asks for it. */
+class HandlerInputOf {
+  constructor(
+    readonly body: unknown,
+    readonly params: unknown,
+    readonly query: unknown,
+    readonly caller: Caller | undefined,
+    readonly ctx: Context,
+    private readonly resolveClientIp: (ctx: Context) => string,
+  ) {}
+
+  get clientIp(): string {
+    return this.resolveClientIp(this.ctx);
+  }
 }
 
 async function consume(deps: RouterDeps, bucket: string, key: string, rule: RateRule): Promise<void> {

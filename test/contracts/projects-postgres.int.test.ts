@@ -45,8 +45,13 @@ describe.skipIf(!postgres)('PostgresProjectRepository on the PostgreSQL server',
       } finally {
         query.mockRestore();
       }
-      const [text, values] = sent.find(([text]) => typeof text === 'string' && !/^(begin|commit|rollback)\b/i.test(text))!;
-      const rows = await db.database.select<{ 'QUERY PLAN': string }>(`explain ${text as string}`, values as unknown[]);
+      // The SQL is the first argument, alone or (a prepared statement) as the `text` of a query config.
+      const sqlOf = (first: unknown) => (typeof first === 'string' ? first : (first as { text?: unknown } | undefined)?.text);
+      const [first, values] = sent.find(([first]) => {
+        const text = sqlOf(first);
+        return typeof text === 'string' && !/^(begin|commit|rollback)\b/i.test(text);
+      })!;
+      const rows = await db.database.select<{ 'QUERY PLAN': string }>(`explain ${sqlOf(first) as string}`, values as unknown[]);
       return rows.map((row) => row['QUERY PLAN']).join('\n');
     }
 

@@ -12,9 +12,10 @@ const tooLarge = () => new HttpError('PAYLOAD_TOO_LARGE', 'The request body is l
  * (the JSON parser enforces the limit itself on chunked bodies, which carry no length).
  */
 export function bodySizeLimit(): Middleware {
-  return async (ctx, next) => {
+  // Plain, not async: one promise fewer per request (a throw here still reaches the error handler as a rejection).
+  return (ctx, next) => {
     if ((ctx.request.length ?? 0) > MAX_BODY_BYTES) throw tooLarge();
-    await next();
+    return next();
   };
 }
 
@@ -31,14 +32,20 @@ const DRAIN_LIMIT_BYTES = 4 * MAX_BODY_BYTES;
  * request instead of reusing this one.
  */
 export function unreadBodyDisposal(): Middleware {
-  return async (ctx, next) => {
-    await next();
-    const req = ctx.req;
-    if (req.complete || !hasBody(ctx)) return;
-    const declared = ctx.request.length;
-    if (declared === undefined || declared > DRAIN_LIMIT_BYTES) ctx.set('Connection', 'close');
-    req.resume();
+  return (ctx, next) => {
+    // Whether a request has a body is in its headers: without one there is nothing to dispose of, whatever the answer.
+    if (!hasBody(ctx)) return next();
+    return disposeAfter(ctx, next);
   };
+}
+
+async function disposeAfter(ctx: Context, next: () => Promise<unknown>): Promise<void> {
+  await next();
+  const req = ctx.req;
+  if (req.complete) return;
+  const declared = ctx.request.length;
+  if (declared === undefined || declared > DRAIN_LIMIT_BYTES) ctx.set('Connection', 'close');
+  req.resume();
 }
 
 function hasBody(ctx: Context): boolean {

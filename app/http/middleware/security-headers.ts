@@ -1,5 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
-import helmet from 'koa-helmet';
+import helmet from 'helmet';
 
 /**
  * The security headers, set before anything downstream runs so that every response carries them:
@@ -9,17 +10,49 @@ import helmet from 'koa-helmet';
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 export function securityHeaders(options: { hsts: boolean }): Middleware {
-  const headers = helmet({
-    contentSecurityPolicy: false, // set below, byte for byte as the contract writes it
+  const headers: ReadonlyArray<readonly [string, string]> = [
+    ['Cache-Control', 'no-store'],
+    ['Content-Security-Policy', API_CSP],
+    ...helmetHeaders(options),
+  ];
+  // Plain, not async: the headers are constants, and every request passes through here.
+  return (ctx, next) => {
+    for (const [name, value] of headers) ctx.res.setHeader(name, value);
+    return next();
+  };
+}
+
+/**
+ * Helmet's headers for our options, asked of helmet once at startup. With these options every
+ * one of its middlewares sets a fixed header whatever the request, so running it per request
+ * (through a promise per request) would only recompute the same list. Anything else it did
+ * (remove a header, call back later or with an error) would break that premise: startup fails.
+ */
+function helmetHeaders(options: { hsts: boolean }): Array<[string, string]> {
+  const headers: Array<[string, string]> = [];
+  const unexpected = (what: string) => {
+    throw new Error(`helmet ${what}: its headers can no longer be computed once at startup`);
+  };
+  const res = {
+    setHeader(name: string, value: unknown) {
+      if (typeof value !== 'string') unexpected(`set ${name} to a non-string`);
+      headers.push([name, value as string]);
+      return res;
+    },
+    removeHeader: (name: string) => unexpected(`removed ${name}`),
+  };
+  let done = false;
+  helmet({
+    contentSecurityPolicy: false, // set above, byte for byte as the contract writes it
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: options.hsts ? { maxAge: 31_536_000, includeSubDomains: true, preload: false } : false,
     xPoweredBy: false,
     crossOriginResourcePolicy: { policy: 'same-site' },
+  })({} as IncomingMessage, res as unknown as ServerResponse, (error?: unknown) => {
+    if (error) unexpected('failed');
+    done = true;
   });
-  return async (ctx, next) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('Content-Security-Policy', API_CSP);
-    await headers(ctx, next);
-  };
+  if (!done) unexpected('did not finish at once');
+  return headers;
 }
