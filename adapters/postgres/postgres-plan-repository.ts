@@ -9,7 +9,7 @@ import type { Tables } from './schema/tables';
 
 type PlanRow = Selectable<Tables['plan']>;
 
-const toPlan = (row: PlanRow): Plan => ({
+export const toPlan = (row: PlanRow): Plan => ({
   id: row.id,
   name: row.name,
   description: row.description,
@@ -25,9 +25,9 @@ const toPlan = (row: PlanRow): Plan => ({
 // The two reads that resolve an organization's plan on every plan-gated request: prepared, so
 // PostgreSQL plans them once per connection. Named columns, never `select *`: a prepared
 // statement fails once a migration changes the table's columns.
-const PLAN_COLUMNS = 'id, name, description, features, stripe_product_id, is_default, is_active, created_at, updated_at';
-const FIND_DEFAULT: PreparedSql = { name: 'plan_find_default', text: `select ${PLAN_COLUMNS} from plan where is_default = true` };
-const FIND_BY_PRODUCT: PreparedSql = { name: 'plan_find_by_product', text: `select ${PLAN_COLUMNS} from plan where stripe_product_id = $1` };
+export const PLAN_COLUMNS = ['id', 'name', 'description', 'features', 'stripe_product_id', 'is_default', 'is_active', 'created_at', 'updated_at'] as const;
+const FIND_DEFAULT: PreparedSql = { name: 'plan_find_default', text: `select ${PLAN_COLUMNS.join(', ')} from plan where is_default = true` };
+const FIND_BY_PRODUCT: PreparedSql = { name: 'plan_find_by_product', text: `select ${PLAN_COLUMNS.join(', ')} from plan where stripe_product_id = $1` };
 
 /** The constraint each refusal of the database stands for (adapters/postgres/schema/plan.entity.ts). */
 const CONFLICT_BY_CONSTRAINT: Record<string, PlanConflict> = {

@@ -9,7 +9,7 @@ type SubscriptionRow = Selectable<Tables['subscription']>;
 
 const optionalDate = (value: string | Date | null) => (value === null ? null : new Date(value));
 
-function toSubscription(row: SubscriptionRow): Subscription {
+export function toSubscription(row: SubscriptionRow): Subscription {
   if (row.status !== null && !isSubscriptionStatus(row.status)) throw new Error(`Unknown subscription status in the database: ${row.status}`);
   return {
     organizationId: row.organization_id,
@@ -71,11 +71,22 @@ const LINK_CHECKOUT = `insert into subscription (organization_id, status, stripe
 
 // Prepared: every plan-gated request resolves the organization's plan through it. Named columns,
 // never `select *`: a prepared statement fails once a migration changes the table's columns.
+export const SUBSCRIPTION_COLUMNS = [
+  'organization_id',
+  'status',
+  'stripe_customer_id',
+  'stripe_subscription_id',
+  'price_id',
+  'product_id',
+  'current_period_start',
+  'current_period_end',
+  'cancel_at_period_end',
+  'event_at',
+  'updated_at',
+] as const;
 const FIND_BY_ORGANIZATION: PreparedSql = {
   name: 'subscription_find_by_organization',
-  text: `select organization_id, status, stripe_customer_id, stripe_subscription_id, price_id, product_id,
-          current_period_start, current_period_end, cancel_at_period_end, event_at, updated_at
-     from subscription where organization_id = $1`,
+  text: `select ${SUBSCRIPTION_COLUMNS.join(', ')} from subscription where organization_id = $1`,
 };
 
 /** Billing records and handled events in PostgreSQL. */
