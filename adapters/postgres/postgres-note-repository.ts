@@ -2,18 +2,26 @@ import type { Note } from '../../core/notes/note';
 import type { NewNote, NoteOwner, NotePatch, NoteRepository } from '../../core/notes/note-repository.port';
 import type { ListWindow } from '../../core/shared/list-page';
 import type { Selectable, Updateable } from 'kysely';
-import type { Database } from './database';
+import type { Database, PreparedSql } from './database';
 import { newestFirstList } from './list-window';
 import type { Tables } from './schema/tables';
 
 type NoteRow = Selectable<Tables['note']>;
 
 const LIST = newestFirstList('note', ['organization_id', 'user_id'], ['id', 'organization_id', 'user_id', 'title', 'content', 'created_at', 'updated_at']);
+// Prepared: the copilot and the note page read it on every call, and planning a three-condition
+// lookup costs PostgreSQL more than running it. Named columns: a prepared `select *` fails once a
+// migration changes the table under a running app.
+export const NOTE_COLUMNS = ['id', 'organization_id', 'user_id', 'title', 'content', 'created_at', 'updated_at'] as const;
+const FIND_BY_ID: PreparedSql = {
+  name: 'note_find_by_id',
+  text: `select ${NOTE_COLUMNS.join(', ')} from note where organization_id = $1 and user_id = $2 and id = $3`,
+};
 const COUNT = 'select count(*)::int as count from note where organization_id = $1';
 // The check and the insert in one statement (schema/quota.routines.ts).
 const CREATE_WITHIN_LIMIT = 'select * from note_create_within_limit($1, $2, $3, $4, $5, $6)';
 
-const toNote = (row: NoteRow): Note => ({
+export const toNote = (row: NoteRow): Note => ({
   id: row.id,
   organizationId: row.organization_id,
   userId: row.user_id,
@@ -59,13 +67,7 @@ export class PostgresNoteRepository implements NoteRepository {
   }
 
   async findById(owner: NoteOwner, id: number): Promise<Note | null> {
-    const row = await this.database.db
-      .selectFrom('note')
-      .selectAll()
-      .where('organization_id', '=', owner.organizationId)
-      .where('user_id', '=', owner.userId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const [row] = await this.database.select<NoteRow>(FIND_BY_ID, [owner.organizationId, owner.userId, id]);
     return row ? toNote(row) : null;
   }
 

@@ -2,7 +2,7 @@ import type { OrganizationRepository } from '../../core/accounts/organization-re
 import type { AccountStatus, Organization, OrganizationSettings } from '../../core/accounts/user';
 import type { Selectable } from 'kysely';
 import type { ListWindow } from '../../core/shared/list-page';
-import type { Database } from './database';
+import type { Database, PreparedSql } from './database';
 import { windowed } from './list-window';
 import type { Tables } from './schema/tables';
 
@@ -14,6 +14,9 @@ const toOrganization = (row: OrganizationRow): Organization => ({
   status: row.status,
   createdAt: new Date(row.created_at),
 });
+
+// Prepared: the copilot reads the overage switch on every call, before its first byte.
+const FIND_SETTINGS: PreparedSql = { name: 'organization_find_settings', text: 'select overage_enabled, require_mfa from organization where id = $1' };
 
 export class PostgresOrganizationRepository implements OrganizationRepository {
   constructor(private readonly database: Database) {}
@@ -56,7 +59,7 @@ export class PostgresOrganizationRepository implements OrganizationRepository {
   }
 
   async findSettings(id: number): Promise<OrganizationSettings | null> {
-    const row = await this.database.db.selectFrom('organization').select(['overage_enabled', 'require_mfa']).where('id', '=', id).executeTakeFirst();
+    const [row] = await this.database.select<SettingsRow>(FIND_SETTINGS, [id]);
     return row ? toSettings(row) : null;
   }
 

@@ -4,12 +4,12 @@ import { resolveFeatures } from '../../core/plans/feature-map';
 import type { NewPlan, Plan, PlanPatch } from '../../core/plans/plan';
 import type { PlanConflict, PlanRepository, PlanWrite } from '../../core/plans/plan-repository.port';
 import type { Selectable, Updateable } from 'kysely';
-import type { Database } from './database';
+import type { Database, PreparedSql } from './database';
 import type { Tables } from './schema/tables';
 
 type PlanRow = Selectable<Tables['plan']>;
 
-const toPlan = (row: PlanRow): Plan => ({
+export const toPlan = (row: PlanRow): Plan => ({
   id: row.id,
   name: row.name,
   description: row.description,
@@ -21,6 +21,13 @@ const toPlan = (row: PlanRow): Plan => ({
   createdAt: new Date(row.created_at),
   updatedAt: new Date(row.updated_at),
 });
+
+// The two reads that resolve an organization's plan on every plan-gated request: prepared, so
+// PostgreSQL plans them once per connection. Named columns, never `select *`: a prepared
+// statement fails once a migration changes the table's columns.
+export const PLAN_COLUMNS = ['id', 'name', 'description', 'features', 'stripe_product_id', 'is_default', 'is_active', 'created_at', 'updated_at'] as const;
+const FIND_DEFAULT: PreparedSql = { name: 'plan_find_default', text: `select ${PLAN_COLUMNS.join(', ')} from plan where is_default = true` };
+const FIND_BY_PRODUCT: PreparedSql = { name: 'plan_find_by_product', text: `select ${PLAN_COLUMNS.join(', ')} from plan where stripe_product_id = $1` };
 
 /** The constraint each refusal of the database stands for (adapters/postgres/schema/plan.entity.ts). */
 const CONFLICT_BY_CONSTRAINT: Record<string, PlanConflict> = {
@@ -72,13 +79,13 @@ export class PostgresPlanRepository implements PlanRepository {
   }
 
   async findDefault(): Promise<Plan> {
-    const row = await this.database.db.selectFrom('plan').selectAll().where('is_default', '=', true).executeTakeFirst();
+    const [row] = await this.database.select<PlanRow>(FIND_DEFAULT, []);
     if (!row) throw new Error('No default plan: the plan table lost its invariant');
     return toPlan(row);
   }
 
   async findByStripeProduct(productId: string): Promise<Plan | null> {
-    const row = await this.database.db.selectFrom('plan').selectAll().where('stripe_product_id', '=', productId).executeTakeFirst();
+    const [row] = await this.database.select<PlanRow>(FIND_BY_PRODUCT, [productId]);
     return row ? toPlan(row) : null;
   }
 

@@ -2,14 +2,14 @@ import type { CheckoutLink, Subscription, SubscriptionState } from '../../core/b
 import { isSubscriptionStatus } from '../../core/billing/subscription';
 import type { SubscriptionRepository } from '../../core/billing/subscription-repository.port';
 import type { Selectable } from 'kysely';
-import type { Database } from './database';
+import type { Database, PreparedSql } from './database';
 import type { Tables } from './schema/tables';
 
 type SubscriptionRow = Selectable<Tables['subscription']>;
 
 const optionalDate = (value: string | Date | null) => (value === null ? null : new Date(value));
 
-function toSubscription(row: SubscriptionRow): Subscription {
+export function toSubscription(row: SubscriptionRow): Subscription {
   if (row.status !== null && !isSubscriptionStatus(row.status)) throw new Error(`Unknown subscription status in the database: ${row.status}`);
   return {
     organizationId: row.organization_id,
@@ -69,16 +69,32 @@ const LINK_CHECKOUT = `insert into subscription (organization_id, status, stripe
      updated_at = excluded.updated_at
    returning organization_id`;
 
+// Prepared: every plan-gated request resolves the organization's plan through it. Named columns,
+// never `select *`: a prepared statement fails once a migration changes the table's columns.
+export const SUBSCRIPTION_COLUMNS = [
+  'organization_id',
+  'status',
+  'stripe_customer_id',
+  'stripe_subscription_id',
+  'price_id',
+  'product_id',
+  'current_period_start',
+  'current_period_end',
+  'cancel_at_period_end',
+  'event_at',
+  'updated_at',
+] as const;
+const FIND_BY_ORGANIZATION: PreparedSql = {
+  name: 'subscription_find_by_organization',
+  text: `select ${SUBSCRIPTION_COLUMNS.join(', ')} from subscription where organization_id = $1`,
+};
+
 /** Billing records and handled events in PostgreSQL. */
 export class PostgresSubscriptionRepository implements SubscriptionRepository {
   constructor(private readonly database: Database) {}
 
   async findByOrganization(organizationId: number): Promise<Subscription | null> {
-    const row = await this.database.db
-      .selectFrom('subscription')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
+    const [row] = await this.database.select<SubscriptionRow>(FIND_BY_ORGANIZATION, [organizationId]);
     return row ? toSubscription(row) : null;
   }
 

@@ -6,6 +6,7 @@ import { systemSettingsRoutes } from '../http/routes/settings.routes';
 import { usageRoutes } from '../http/routes/usage.routes';
 import { OpenAiLanguageModel } from '../../adapters/openai/openai-language-model';
 import { PostgresAiCapacity } from '../../adapters/postgres/postgres-ai-capacity';
+import { PostgresCopilotReader } from '../../adapters/postgres/postgres-copilot-reader';
 import { PostgresCreditLedger } from '../../adapters/postgres/postgres-credit-ledger';
 import { PostgresModelPriceRepository } from '../../adapters/postgres/postgres-model-price-repository';
 import { PostgresOverageReportStore } from '../../adapters/postgres/postgres-overage-report-store';
@@ -67,6 +68,7 @@ export function aiModule(): ContainerModule {
         plans: new EffectivePlanResolver({ plans: ctx.get(TOKENS.PlanRepository), subscriptions: ctx.get(TOKENS.SubscriptionRepository), clock: ctx.get(TOKENS.Clock) }),
         organizations: ctx.get(TOKENS.OrganizationRepository),
         systemSettings: ctx.get(TOKENS.SystemSettingsRepository),
+        reader: new PostgresCopilotReader(database),
         prices: new PostgresModelPriceRepository(database),
         usageLog: new PostgresUsageLog(database),
         overageReports: ctx.get(TOKENS.OverageReportStore),

@@ -4,6 +4,7 @@ import type { EffectivePlan } from '../plans/effective-plan';
 import type { Clock } from '../shared/clock.port';
 import type { Logger } from '../shared/logger.port';
 import type { AiCapacity } from './ai-capacity.port';
+import type { CopilotReader } from './copilot-reads.port';
 import type { LanguageModel } from './language-model.port';
 import type { ModelPriceRepository } from './model-price.port';
 import type { OverageReportStore } from './overage-report.port';
@@ -20,6 +21,12 @@ export interface AiDeps {
   plans: { forOrganization(organizationId: number): Promise<EffectivePlan> };
   organizations: Pick<OrganizationRepository, 'findSettings'>;
   systemSettings: SystemSettingsRepository;
+  /**
+   * The copilot's reads before its checks in one go (the note, the subscription and its plans, the
+   * overage switches). Optional: without it the copilot reads them through the repositories above,
+   * in parallel, with the same result.
+   */
+  reader?: CopilotReader;
   prices: ModelPriceRepository;
   usageLog: UsageLog;
   overageReports: OverageReportStore;

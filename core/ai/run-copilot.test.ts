@@ -16,9 +16,9 @@ async function usageRows(h: AiHarness, organizationId: number) {
   return h.usageLog.list(organizationId, null, {});
 }
 
-describe('RunCopilot: the checks before anything is streamed', () => {
+describe.each(['apart', 'at-once'] as const)('RunCopilot: the checks before anything is streamed (reads %s)', (reads) => {
   it("answers RESOURCE_NOT_FOUND for a note that is missing or someone else's, before looking at the plan or the model", async () => {
-    const h = aiHarness({ model: null });
+    const h = aiHarness({ reads, model: null });
     const owner = await h.aCaller('member');
     const note = await h.aNote(owner);
     const colleague = await h.aCaller('member', owner.organizationId);
@@ -28,7 +28,7 @@ describe('RunCopilot: the checks before anything is streamed', () => {
   });
 
   it('answers FEATURE_DISABLED on a plan without enable_ai before looking at capacity, and calls no model', async () => {
-    const h = aiHarness();
+    const h = aiHarness({ reads });
     const caller = await h.aCaller('member');
     await h.givePlan(caller.organizationId, 0, false);
     await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED', details: { feature_key: 'enable_ai' } });
@@ -36,19 +36,31 @@ describe('RunCopilot: the checks before anything is streamed', () => {
   });
 
   it('answers FEATURE_DISABLED on the default (Free) plan', async () => {
-    const h = aiHarness();
+    const h = aiHarness({ reads });
     const caller = await h.aCaller('member');
     await expect(h.summarize.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED' });
   });
 
+  it('takes the default plan when the subscription to an AI plan no longer counts (canceled), and the AI plan while past_due', async () => {
+    const h = aiHarness({ reads });
+    const caller = await h.anAiCaller({ tokenLimit: -1 });
+    const note = await h.aNote(caller);
+    const aiPlan = (await h.aiDeps.plans.forOrganization(caller.organizationId)).plan.name;
+    await h.subscribe(caller.organizationId, aiPlan, { status: 'canceled', eventAt: new Date(h.clock.now().getTime() + 1) });
+    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'FEATURE_DISABLED' });
+    await h.subscribe(caller.organizationId, aiPlan, { status: 'past_due', eventAt: new Date(h.clock.now().getTime() + 2) });
+    await readAll((await h.improve.execute(caller, h.input(note))).chunks());
+    expect(h.model.calls).toHaveLength(1);
+  });
+
   it('answers FEATURE_DISABLED when no model is configured, even on a plan with AI and room', async () => {
-    const h = aiHarness({ model: null });
+    const h = aiHarness({ reads, model: null });
     const caller = await h.anAiCaller({ tokenLimit: -1 });
     await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED', details: { feature_key: 'enable_ai' } });
   });
 
   it('answers QUOTA_EXCEEDED with the token_limit when capacity cannot hold the input + 200, and holds nothing', async () => {
-    const h = aiHarness();
+    const h = aiHarness({ reads });
     const caller = await h.aCaller('member');
     const note = await h.aNote(caller);
     const limit = inputEstimate(note) + MIN_OUTPUT_TOKENS - 1;
@@ -59,7 +71,7 @@ describe('RunCopilot: the checks before anything is streamed', () => {
   });
 
   it('lets exactly input + 200 through, telling the model it may write 200 tokens', async () => {
-    const h = aiHarness();
+    const h = aiHarness({ reads });
     const caller = await h.aCaller('member');
     const note = await h.aNote(caller);
     await h.givePlan(caller.organizationId, inputEstimate(note) + MIN_OUTPUT_TOKENS);
@@ -68,7 +80,7 @@ describe('RunCopilot: the checks before anything is streamed', () => {
   });
 
   it('counts credits as capacity: a zero allotment with enough credits is served from them', async () => {
-    const h = aiHarness();
+    const h = aiHarness({ reads });
     const caller = await h.anAiCaller({ tokenLimit: 0 });
     await h.giveCredits(caller.organizationId, 10_000);
     const note = await h.aNote(caller);
@@ -81,7 +93,7 @@ describe('RunCopilot: the checks before anything is streamed', () => {
   });
 
   it('refuses beyond capacity with only one overage switch on; serves with both on', async () => {
-    const h = aiHarness();
+    const h = aiHarness({ reads });
     const caller = await h.anAiCaller({ tokenLimit: 0 });
     const note = await h.aNote(caller);
     await h.setOverage(caller.organizationId, true, false);

@@ -1,10 +1,16 @@
 import type { Caller } from '../accounts/caller';
+import type { Note } from '../notes/note';
 import { noteOwner } from '../notes/note-access';
+import type { NoteOwner } from '../notes/note-repository.port';
+import { selectEffectivePlan, subscriptionCounts } from '../plans/effective-plan';
+import type { Plan } from '../plans/plan';
+import type { Period } from '../plans/usage-period';
 import { quotaExceeded } from '../plans/quota';
 import { DomainError, resourceNotFound, serviceUnavailable } from '../shared/domain-error';
 import type { AiDeps } from './ai-deps';
 import { estimateTokens } from './capacity-rules';
 import { CopilotCall } from './copilot-call';
+import type { CopilotReader } from './copilot-reads.port';
 import { copilotPrompt, type CopilotTone } from './copilot-prompt';
 import type { ModelEvent } from './language-model.port';
 import type { CopilotFeature } from './usage-record';
@@ -16,7 +22,18 @@ export interface CopilotInput {
   signal: AbortSignal;
 }
 
-export type CopilotDeps = Pick<AiDeps, 'notes' | 'model' | 'capacity' | 'plans' | 'organizations' | 'systemSettings' | 'prices' | 'clock' | 'logger' | 'settings'>;
+export type CopilotDeps = Pick<
+  AiDeps,
+  'notes' | 'model' | 'capacity' | 'plans' | 'organizations' | 'systemSettings' | 'prices' | 'clock' | 'logger' | 'settings' | 'reader'
+>;
+
+/** What the checks judge, read before any of them runs. */
+interface PreCheckReads {
+  note: Note | null;
+  plan: Plan;
+  period: Period;
+  overageAllowed: boolean;
+}
 
 export const aiDisabled = () => new DomainError('FEATURE_DISABLED', 'The AI copilot is not available on this plan', { feature_key: 'enable_ai' });
 
@@ -37,14 +54,12 @@ export class RunCopilot {
   ) {}
 
   async execute(caller: Caller, input: CopilotInput): Promise<CopilotCall> {
-    const { notes, model, capacity, plans, clock, settings } = this.deps;
+    const { model, capacity, clock, settings } = this.deps;
     const owner = noteOwner(caller);
     // Read together, judged in order: the first byte waits on one round of reads, not four.
-    const [note, { plan, period }, overageAllowed] = await Promise.all([
-      notes.findById(owner, input.noteId),
-      plans.forOrganization(caller.organizationId),
-      this.overageAllowed(caller.organizationId),
-    ]);
+    const { note, plan, period, overageAllowed } = this.deps.reader
+      ? await this.readAtOnce(this.deps.reader, owner, input.noteId, caller.organizationId)
+      : await this.readApart(owner, input.noteId, caller.organizationId);
     if (!note) throw resourceNotFound('note', input.noteId);
     if (!model || !plan.features.enable_ai) throw aiDisabled();
 
@@ -104,6 +119,26 @@ export class RunCopilot {
   private async giveBack(reservationId: number, error: unknown): Promise<void> {
     await this.deps.capacity.release(reservationId);
     this.deps.logger.warn({ err: error ?? undefined, reservation_id: reservationId }, 'model call ended before its first byte: reservation released');
+  }
+
+  /** The note, the effective plan and the overage switches from one read of everything they depend on. */
+  private async readAtOnce(reader: CopilotReader, owner: NoteOwner, noteId: number, organizationId: number): Promise<PreCheckReads> {
+    const reads = await reader.read(owner, noteId, organizationId);
+    // What EffectivePlanResolver decides, from the same rows: the product's plan only while the subscription counts, else the default.
+    const subscribedPlan = subscriptionCounts(reads.subscription) ? reads.productPlan : null;
+    const defaultPlan = subscribedPlan ? null : reads.defaultPlan;
+    if (!subscribedPlan && !defaultPlan) throw new Error('No default plan: the plan table lost its invariant');
+    const { plan, period } = selectEffectivePlan(reads.subscription, subscribedPlan, (defaultPlan ?? subscribedPlan)!, this.deps.clock.now());
+    return { note: reads.note, plan, period, overageAllowed: reads.organizationOverage && reads.systemOverage };
+  }
+
+  private async readApart(owner: NoteOwner, noteId: number, organizationId: number): Promise<PreCheckReads> {
+    const [note, { plan, period }, overageAllowed] = await Promise.all([
+      this.deps.notes.findById(owner, noteId),
+      this.deps.plans.forOrganization(organizationId),
+      this.overageAllowed(organizationId),
+    ]);
+    return { note, plan, period, overageAllowed };
   }
 
   private async overageAllowed(organizationId: number): Promise<boolean> {

@@ -18,7 +18,7 @@
  *   npx tsx test/bench/copilot.bench.ts      (also run by `npm run bench` unless BENCH_COPILOT=0; BENCH_SCALE shortens it)
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -31,6 +31,7 @@ import { startOpenAiFake, type FakeResponseScript, type OpenAiFake } from '../fa
 import { createTestDatabase } from '../support/postgres';
 import { insertOrganization, insertUser } from '../support/sessions';
 import { freePort, startServerChild } from './children';
+import { summarizeProfile } from './cpu-profile';
 import { atCleanUp, runBench } from './lifecycle';
 import { ms, table, verdict, writeSection } from './report';
 
@@ -207,6 +208,9 @@ async function main(): Promise<void> {
   if (process.env.BENCH_KEEP_LOGS) step(`app log kept in ${logDir}`);
   else atCleanUp(() => rm(logDir, { recursive: true, force: true }));
   const port = await freePort();
+  // BENCH_CPU_PROF_DIR=<dir> runs the app under `node --cpu-prof` and prints where its main thread spent the measured rounds.
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  const spawned = performance.now();
   const app = await startServerChild({
     name: 'app',
     entry: 'app/main.ts',
@@ -214,6 +218,7 @@ async function main(): Promise<void> {
     env: { APP_DATABASE_URL: db.url, APP_PORT: String(port), APP_LOG_LEVEL: 'warn', APP_OPENAI_API_KEY: fake.apiKey, APP_OPENAI_BASE_URL: fake.url },
     logFile: join(logDir, 'app.log'),
     readyPath: '/ping',
+    ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
   });
   atCleanUp(() => app.stop());
 
@@ -228,13 +233,27 @@ async function main(): Promise<void> {
   const appCalls: Call[] = [];
   const fakeCalls: Call[] = [];
   let cpuMicros = 0;
+  const where: Where = { arrivals: [], postgresTicks: 0, benchAppMicros: 0, benchFakeMicros: 0 };
+  const measuredFrom = performance.now() - spawned;
   for (let round = 0; round < ROUNDS; round += 1) {
     step(`round ${round + 1} of ${ROUNDS}`);
     const before = await app.cpuUsage();
+    const ticksBefore = await postgresTicks(database, db.name);
+    const benchBefore = process.cpuUsage();
+    const roundStart = performance.now();
+    const seen = fake.requests.length;
     appCalls.push(...(await rounds(1, viaApp)));
+    const benchAfter = process.cpuUsage(benchBefore);
+    where.benchAppMicros += benchAfter.user + benchAfter.system;
+    const ticksAfter = await postgresTicks(database, db.name);
+    for (const [pid, ticks] of ticksAfter) where.postgresTicks += ticks - (ticksBefore.get(pid) ?? 0);
+    where.arrivals.push(...fake.requests.slice(seen).map((r) => r.receivedAt - roundStart));
     const after = await app.cpuUsage();
     cpuMicros += after.user - before.user + after.system - before.system;
+    const fakeBench = process.cpuUsage();
     fakeCalls.push(...(await rounds(1, direct)));
+    const fakeBenchAfter = process.cpuUsage(fakeBench);
+    where.benchFakeMicros += fakeBenchAfter.user + fakeBenchAfter.system;
   }
   // One call at a time, alternating: the service's own latency without 49 other calls queued beside it.
   step(`${SEQUENTIAL_CALLS} calls one at a time each way`);
@@ -247,7 +266,9 @@ async function main(): Promise<void> {
   const expectedCharacters = Array.from({ length: DELTAS }, (_, i) => ['lorem ', 'ipsum ', 'dolor ', 'sit ', 'amet, ', 'consectetur ', 'adipiscing ', 'elit. '][i % 8]!).join('').length;
   const complete = [...appCalls, ...appAlone].filter((c) => c.characters === expectedCharacters).length;
   const [usage] = await database.select<{ n: number }>('select count(*)::int as n from llm_usage_log where organization_id = $1', [organizationId]);
-  await app.stop();
+  await app.stop(15_000);
+  if (profileDir) await printProfile(profileDir, measuredFrom);
+  printWhere(where, appCalls, fakeCalls);
 
   step('reservations: PostgresAiCapacity.reserve + release');
   const orm = await openOrm({ clientUrl: db.url, poolMax: 10 });
@@ -276,6 +297,54 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${body}\n\n`);
   await writeSection(SECTION, body);
   step('docs/benchmarks.md updated');
+}
+
+/** Where the added time to first byte goes, printed (not written to the report): see "What the time is". */
+interface Where {
+  /** When each call's request reached the fake, from the start of its round (the app's whole pre-provider path plus connection set-up). */
+  arrivals: number[];
+  /** CPU (clock ticks, /proc/<pid>/stat) of the database's server processes over the app rounds. */
+  postgresTicks: number;
+  benchAppMicros: number;
+  benchFakeMicros: number;
+}
+
+/** utime + stime in clock ticks of every server process connected to `name`, by pid (Linux /proc). */
+async function postgresTicks(database: Database, name: string): Promise<Map<number, number>> {
+  const rows = await database.select<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [name]);
+  const ticks = new Map<number, number>();
+  for (const { pid } of rows) {
+    const fields = await readFile(`/proc/${pid}/stat`, 'utf8').then((text) => text.slice(text.lastIndexOf(')') + 2).split(' '), () => undefined);
+    // After the pid and the command: field 14 (utime) and 15 (stime) are the 12th and 13th here.
+    if (fields) ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+  }
+  return ticks;
+}
+
+function printWhere(where: Where, appCalls: Call[], fakeCalls: Call[]): void {
+  const ticksMs = 10; // CLK_TCK is 100 on Linux
+  const p = (xs: number[], q: number) => percentile(xs, q).toFixed(1);
+  step(`request reached the fake, from the round's start: p50 ${p(where.arrivals, 50)} ms, p90 ${p(where.arrivals, 90)} ms, max ${p(where.arrivals, 100)} ms`);
+  const ttfb = appCalls.map((c) => c.ttfbMs).filter((t) => !Number.isNaN(t));
+  step(`app first byte from the round's start: p10 ${p(ttfb, 10)} p50 ${p(ttfb, 50)} p90 ${p(ttfb, 90)} max ${p(ttfb, 100)} ms`);
+  step(`PostgreSQL server CPU per app call: ${((where.postgresTicks * ticksMs) / appCalls.length).toFixed(2)} ms (10 ms ticks, summed over the rounds)`);
+  step(`bench process CPU per call: app rounds ${(where.benchAppMicros / 1000 / appCalls.length).toFixed(2)} ms, fake rounds ${(where.benchFakeMicros / 1000 / fakeCalls.length).toFixed(2)} ms`);
+}
+
+async function printProfile(dir: string, skipMs: number): Promise<void> {
+  // One file per thread (tsx's loader has its own): the main thread's is the largest.
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'));
+  const sizes = await Promise.all(files.map(async (f) => ({ f, size: (await stat(join(dir, f))).size, mtime: (await stat(join(dir, f))).mtimeMs })));
+  const newest = sizes.sort((a, b) => b.mtime - a.mtime || b.size - a.size);
+  const file = newest.filter((x) => Math.abs(x.mtime - newest[0]!.mtime) < 5_000).sort((a, b) => b.size - a.size)[0]?.f;
+  if (!file) {
+    step(`no .cpuprofile in ${dir}`);
+    return;
+  }
+  const summary = await summarizeProfile(join(dir, file), skipMs, 30);
+  step(`profile ${file}: busy ${summary.busyMs.toFixed(0)} ms, idle ${summary.idleMs.toFixed(0)} ms (from the warm-up's end; includes the one-at-a-time calls)`);
+  for (const f of summary.functions) step(`  self ${f.ms.toFixed(1)} ms ${(f.share * 100).toFixed(1)} %  ${f.name}`);
+  for (const f of summary.packages) step(`  package ${f.ms.toFixed(1)} ms ${(f.share * 100).toFixed(1)} %  ${f.name}`);
 }
 
 interface Results {

@@ -55,7 +55,12 @@ export interface AiHarness extends PlansHarness {
  * The AI copilot's use cases on the in-memory adapters over `plansHarness()`'s store, with a
  * FakeLanguageModel the test drives, one priced model, and every overage switch off.
  */
-export function aiHarness(options: { model?: LanguageModel | null } = {}): AiHarness {
+/**
+ * `reads: 'at-once'` gives the copilot a CopilotReader (what the PostgreSQL adapter does in one
+ * statement, here from the same in-memory repositories), so its judging of those reads is tested
+ * against the same expectations as the reads made apart.
+ */
+export function aiHarness(options: { model?: LanguageModel | null; reads?: 'apart' | 'at-once' } = {}): AiHarness {
   const h = plansHarness();
   const model = options.model === undefined ? new FakeLanguageModel() : options.model;
   const capacity = new InMemoryAiCapacity(h.store);
@@ -79,6 +84,21 @@ export function aiHarness(options: { model?: LanguageModel | null } = {}): AiHar
     logger,
     settings: { model: AI_MODEL, reservationTtlMs: RESERVATION_TTL_MS },
   };
+  if (options.reads === 'at-once') {
+    aiDeps.reader = {
+      async read(owner, noteId, organizationId) {
+        const subscription = await h.subscriptions.findByOrganization(organizationId);
+        return {
+          note: await h.notes.findById(owner, noteId),
+          subscription,
+          productPlan: subscription?.productId ? await h.plans.findByStripeProduct(subscription.productId) : null,
+          defaultPlan: await h.plans.findDefault(),
+          organizationOverage: (await h.ports.organizations.findSettings(organizationId))?.overageEnabled ?? false,
+          systemOverage: (await systemSettings.get()).aiOverageEnabled,
+        };
+      },
+    };
+  }
   let plansMade = 0;
   let purchases = 0;
   const givePlan = async (organizationId: number, tokenLimit: number, enableAi = true) => {

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,6 +26,8 @@ export interface FakeResponsesRequest {
   max_output_tokens: number | undefined;
   stream: boolean;
   body: Record<string, unknown>;
+  /** `performance.now()` in this process when the request's body had been read and checked. */
+  receivedAt: number;
 }
 
 export interface OpenAiFakeOptions {
@@ -100,6 +103,7 @@ export async function startOpenAiFake(options: OpenAiFakeOptions = {}): Promise<
       max_output_tokens: body.max_output_tokens as number | undefined,
       stream: true,
       body,
+      receivedAt: performance.now(),
     });
     await answer(res, body, queue.shift() ?? defaultScript);
   };
