@@ -63,10 +63,6 @@ export class OpenAiLanguageModel implements LanguageModel {
       if (signal.aborted) return;
       throw unavailable(error);
     }
-    if (signal.aborted) {
-      res.destroy();
-      return;
-    }
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) {
       const text = await readText(res).catch(() => '');
