@@ -40,6 +40,16 @@ const COMMIT_ASYNCHRONOUSLY = `perform set_config('synchronous_commit', 'off', t
 
 const BALANCE = `coalesce((select balance from ai_credit_account where organization_id = p_organization_id), 0)`;
 
+/** Who calls, for what, and against which allotment: the first parameters of reserve and settle. */
+const CALL_PARAMS = {
+  p_organization_id: { type: 'integer' },
+  p_user_id: { type: 'integer' },
+  p_feature: { type: 'varchar' },
+  p_model: { type: 'varchar' },
+  p_period_start: { type: 'timestamptz' },
+  p_allotment_limit: { type: 'bigint' },
+} as const;
+
 /** Holds a call's tokens, or returns nothing when it does not fit (`planReservation`). */
 export const AiReserve = new Routine({
   name: 'ai_reserve',
@@ -47,12 +57,7 @@ export const AiReserve = new Routine({
   language: 'plpgsql',
   deterministic: false,
   params: {
-    p_organization_id: { type: 'integer' },
-    p_user_id: { type: 'integer' },
-    p_feature: { type: 'varchar' },
-    p_model: { type: 'varchar' },
-    p_period_start: { type: 'timestamptz' },
-    p_allotment_limit: { type: 'bigint' },
+    ...CALL_PARAMS,
     p_input_estimate: { type: 'integer' },
     p_overage_allowed: { type: 'boolean' },
     p_min_output: { type: 'integer' },
@@ -107,12 +112,7 @@ export const AiSettle = new Routine({
   deterministic: false,
   params: {
     p_reservation_id: { type: 'integer' },
-    p_organization_id: { type: 'integer' },
-    p_user_id: { type: 'integer' },
-    p_feature: { type: 'varchar' },
-    p_model: { type: 'varchar' },
-    p_period_start: { type: 'timestamptz' },
-    p_allotment_limit: { type: 'bigint' },
+    ...CALL_PARAMS,
     p_overage_allowed: { type: 'boolean' },
     p_input_tokens: { type: 'integer' },
     p_output_tokens: { type: 'integer' },
