@@ -17,7 +17,6 @@
  *
  *   npx tsx test/bench/copilot.bench.ts      (also run by `npm run bench` unless BENCH_COPILOT=0; BENCH_SCALE shortens it)
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +28,7 @@ import type { ReservationRequest } from '../../core/ai/ai-capacity.port';
 import { SystemClock } from '../../adapters/system/system-clock';
 import { startOpenAiFake, type FakeResponseScript, type OpenAiFake } from '../fakes/openai-fake';
 import { createTestDatabase } from '../support/postgres';
-import { insertOrganization, insertUser } from '../support/sessions';
+import { insertOrganization, insertUser, testSessions } from '../support/sessions';
 import { freePort, startServerChild } from './children';
 import { summarizeProfile } from './cpu-profile';
 import { atCleanUp, runBench } from './lifecycle';
@@ -67,15 +66,8 @@ interface Caller {
 
 /** A member of `organizationId` with a live session and one note of theirs (rows written directly). */
 async function memberWithNote(database: Database, organizationId: number): Promise<Caller> {
-  const userId = await insertUser(database, organizationId);
-  const token = randomBytes(32).toString('base64url');
+  const { userId, token } = await testSessions(database).loginAs('member', organizationId);
   const now = database.now();
-  await database.run('insert into session (user_id, token_hash, created_at, last_seen_at, expires_at) values ($1, $2, $3, $3, $4)', [
-    userId,
-    createHash('sha256').update(token).digest('hex'),
-    now,
-    new Date(now.getTime() + 86_400_000),
-  ]);
   const [note] = await database.select<{ id: number }>(
     `insert into note (organization_id, user_id, title, content, created_at, updated_at) values ($1, $2, $3, $4, $5, $5) returning id`,
     [organizationId, userId, 'Quarterly plan', 'We ship the new billing page in March and fix the invoices. '.repeat(8), now],

@@ -12,14 +12,13 @@
  *
  *   npx tsx test/bench/notes.bench.ts            (also run by `npm run bench`; BENCH_SCALE shortens it)
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RawResult, RequestSpec } from 'autocannon';
 import type { Database } from '../../adapters/postgres/database';
 import { createTestDatabase } from '../support/postgres';
-import { insertOrganization, insertUser } from '../support/sessions';
+import { insertOrganization, testSessions } from '../support/sessions';
 import { freePort, startServerChild } from './children';
 import { atCleanUp, runBench } from './lifecycle';
 import { cannon, summarize, type Measured } from './load';
@@ -40,18 +39,9 @@ interface Organization {
   cookies: string[];
 }
 
-/** A member session in `organizationId`, straight into the tables (as test/support/sessions does). */
+/** A member session in `organizationId`, straight into the tables. */
 async function sessionCookie(database: Database, organizationId: number): Promise<string> {
-  const userId = await insertUser(database, organizationId);
-  const token = randomBytes(32).toString('base64url');
-  const now = database.now();
-  await database.run('insert into session (user_id, token_hash, created_at, last_seen_at, expires_at) values ($1, $2, $3, $3, $4)', [
-    userId,
-    createHash('sha256').update(token).digest('hex'),
-    now,
-    new Date(now.getTime() + 86_400_000),
-  ]);
-  return `session_id=${token}`;
+  return `session_id=${(await testSessions(database).loginAs('member', organizationId)).token}`;
 }
 
 /** Subscribes the organization to a plan with `maxNotes`, as a Stripe subscription to its product would. */
