@@ -22,6 +22,8 @@ export class CopilotCall {
   private receivedCharacters = 0;
   private reported: { inputTokens: number; outputTokens: number } | null = null;
   private started = false;
+  /** The provider finished its answer: nothing is left to stop. */
+  private providerDone = false;
   private settlement: Promise<UsageRecord | null> | null = null;
   private markSettled!: (record: UsageRecord | null) => void;
   private readonly done = new Promise<UsageRecord | null>((resolve) => {
@@ -50,7 +52,10 @@ export class CopilotCall {
       for (const text of this.buffered.splice(0)) yield text;
       for (;;) {
         const next = await this.events.next();
-        if (next.done) break;
+        if (next.done) {
+          this.providerDone = true;
+          break;
+        }
         this.observe(next.value);
         if (next.value.type === 'delta') yield next.value.text;
       }
@@ -58,7 +63,7 @@ export class CopilotCall {
       // The headers and part of the text are sent: the response can only be cut short.
       if (!this.controller.signal.aborted) this.deps.logger.warn({ err: error, reservation_id: this.reservation.id }, 'model stream failed mid-way: response cut short');
     } finally {
-      this.controller.abort();
+      this.stopProvider();
       await this.settle();
     }
   }
@@ -68,13 +73,21 @@ export class CopilotCall {
    * sent) and settles it. Safe to call at any time, any number of times.
    */
   async close(): Promise<UsageRecord | null> {
-    this.controller.abort();
+    this.stopProvider();
     if (!this.started) {
       // chunks() never ran, so its cleanup will not: let the provider call go, then settle.
       await this.events.return?.().catch(() => undefined);
       return this.settle();
     }
     return this.settled();
+  }
+
+  /**
+   * Aborts the provider call unless it already finished. A finished call has nothing to stop,
+   * and aborting it anyway costs every call an AbortError and a round of abort listeners.
+   */
+  private stopProvider(): void {
+    if (!this.providerDone) this.controller.abort();
   }
 
   /** Resolves once the call is settled, with its usage record (null if settling failed). */

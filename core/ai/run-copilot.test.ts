@@ -294,6 +294,17 @@ describe('RunCopilot: a call that streamed', () => {
     expect(await usageRows(h, caller.organizationId)).toHaveLength(1);
   });
 
+  it('does not abort a provider call that finished, even when close() follows', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller();
+    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const provider = await h.model.nextCall();
+    await readAll(call.chunks());
+    await call.close();
+    expect(provider.aborted).toBe(false);
+    expect(await usageRows(h, caller.organizationId)).toHaveLength(1);
+  });
+
   it('close() after the text was read to the end does not settle again', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
