@@ -12,6 +12,9 @@
  * - Server CPU per call: the app child's process.cpuUsage over the measured rounds ÷ calls.
  * - The reservation round trip: PostgresAiCapacity.reserve then release on the bench database,
  *   sequential and 50 at a time on one organization (all contending for its row lock).
+ * - Where the added time comes from: the added first-byte time at 10 and 25 calls started together,
+ *   and at 50 with one-delta answers (each call's fixed cost without the streaming load); and one
+ *   prepared PostgreSQL round trip, the unit a call pays five times.
  *
  * Writes the "AI copilot" section of docs/benchmarks.md.
  *
@@ -29,7 +32,7 @@ import { SystemClock } from '../../adapters/system/system-clock';
 import { startOpenAiFake, type FakeResponseScript, type OpenAiFake } from '../fakes/openai-fake';
 import { createTestDatabase } from '../support/postgres';
 import { insertOrganization, insertUser, testSessions } from '../support/sessions';
-import { freePort, startServerChild } from './children';
+import { freePort, startServerChild, type ServerChild } from './children';
 import { summarizeProfile } from './cpu-profile';
 import { atCleanUp, runBench } from './lifecycle';
 import { ms, table, verdict, writeSection } from './report';
@@ -46,6 +49,7 @@ const SEQUENTIAL_RESERVATIONS = Math.max(50, Math.round(500 * SCALE));
 const CONCURRENT_ROUNDS = Math.max(2, Math.round(10 * SCALE));
 const SEQUENTIAL_CALLS = Math.max(10, Math.round(40 * SCALE));
 const MEMBERS = 10;
+const ROUND_TRIPS = Math.max(500, Math.round(2_000 * SCALE));
 const CALL_TIMEOUT_MS = 30_000;
 const TARGET_ADDED_MS = 10;
 const SCRIPT: FakeResponseScript = { firstByteDelayMs: FIRST_BYTE_MS, deltas: DELTAS, deltaDelayMs: DELTA_DELAY_MS };
@@ -146,10 +150,63 @@ async function straightToFake(fake: OpenAiFake, input: string): Promise<Call> {
 }
 
 /** `rounds` rounds of CONCURRENCY calls started together; every call's time to first byte. */
-async function rounds(count: number, one: (index: number) => Promise<Call>): Promise<Call[]> {
+async function rounds(count: number, one: (index: number) => Promise<Call>, concurrency = CONCURRENCY): Promise<Call[]> {
   const calls: Call[] = [];
-  for (let round = 0; round < count; round += 1) calls.push(...(await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => one(i)))));
+  for (let round = 0; round < count; round += 1) calls.push(...(await Promise.all(Array.from({ length: concurrency }, (_, i) => one(i)))));
   return calls;
+}
+
+/**
+ * Where the added time comes from: fewer calls started together (the queue in front of the
+ * app's one thread shortens with them), and 50 together with a one-delta answer (no streaming
+ * load: what is left is each call's fixed cost).
+ */
+const SWEEP: ReadonlyArray<{ concurrency: number; deltas: number }> = [
+  { concurrency: 10, deltas: DELTAS },
+  { concurrency: 25, deltas: DELTAS },
+  { concurrency: CONCURRENCY, deltas: 1 },
+];
+const SWEEP_ROUNDS = Math.max(2, Math.round(4 * SCALE));
+
+interface SweepPoint {
+  concurrency: number;
+  deltas: number;
+  app: Call[];
+  fake: Call[];
+  /** The app child's CPU over its rounds, in µs. */
+  cpuMicros: number;
+}
+
+/** Each point of SWEEP: SWEEP_ROUNDS rounds each way, app and fake taking turns, as the main measurement. */
+async function sweep(app: ServerChild, fake: OpenAiFake, viaApp: (i: number) => Promise<Call>, direct: () => Promise<Call>): Promise<SweepPoint[]> {
+  const points: SweepPoint[] = [];
+  for (const { concurrency, deltas } of SWEEP) {
+    step(`${SWEEP_ROUNDS} rounds of ${concurrency} calls started together, ${deltas} delta(s) each`);
+    fake.setDefaultScript({ ...SCRIPT, deltas });
+    const point: SweepPoint = { concurrency, deltas, app: [], fake: [], cpuMicros: 0 };
+    await rounds(1, viaApp, concurrency);
+    for (let round = 0; round < SWEEP_ROUNDS; round += 1) {
+      const before = await app.cpuUsage();
+      point.app.push(...(await rounds(1, viaApp, concurrency)));
+      const after = await app.cpuUsage();
+      point.cpuMicros += after.user - before.user + after.system - before.system;
+      point.fake.push(...(await rounds(1, direct, concurrency)));
+    }
+    points.push(point);
+  }
+  fake.setDefaultScript(SCRIPT);
+  return points;
+}
+
+/** One prepared statement's round trip through Database.select, one after another: wall time and this process's CPU, in µs. */
+async function timeRoundTrips(database: Database, count: number): Promise<{ wallMicros: number; cpuMicros: number }> {
+  const ping = { name: 'bench_ping', text: 'select 1 as one' };
+  for (let i = 0; i < 200; i += 1) await database.select(ping, []);
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  for (let i = 0; i < count; i += 1) await database.select(ping, []);
+  const used = process.cpuUsage(cpu);
+  return { wallMicros: ((performance.now() - started) * 1000) / count, cpuMicros: (used.user + used.system) / count };
 }
 
 interface ReservationTimes {
@@ -255,6 +312,7 @@ async function main(): Promise<void> {
     appAlone.push(await viaApp(i));
     fakeAlone.push(await direct());
   }
+  const sweepPoints = await sweep(app, fake, viaApp, direct);
   const expectedCharacters = Array.from({ length: DELTAS }, (_, i) => ['lorem ', 'ipsum ', 'dolor ', 'sit ', 'amet, ', 'consectetur ', 'adipiscing ', 'elit. '][i % 8]!).join('').length;
   const complete = [...appCalls, ...appAlone].filter((c) => c.characters === expectedCharacters).length;
   const [usage] = await database.select<{ n: number }>('select count(*)::int as n from llm_usage_log where organization_id = $1', [organizationId]);
@@ -284,8 +342,9 @@ async function main(): Promise<void> {
     expiresAt: new Date(Date.now() + 600_000),
   });
   const reservations = await timeReservations(capacity, () => ask(0), ask);
+  const roundTrip = await timeRoundTrips(new Database(orm, new SystemClock()), ROUND_TRIPS);
 
-  const body = render({ appCalls, fakeCalls, appAlone, fakeAlone, cpuMicros, complete, usageRows: usage!.n, okCalls, reservations, loadStart, loadEnd: load() });
+  const body = render({ appCalls, fakeCalls, appAlone, fakeAlone, cpuMicros, complete, usageRows: usage!.n, okCalls, reservations, sweepPoints, roundTrip, loadStart, loadEnd: load() });
   process.stdout.write(`\n${body}\n\n`);
   await writeSection(SECTION, body);
   step('docs/benchmarks.md updated');
@@ -349,6 +408,8 @@ interface Results {
   usageRows: number;
   okCalls: number;
   reservations: { sequential: ReservationTimes; concurrent: ReservationTimes; spread: ReservationTimes };
+  sweepPoints: SweepPoint[];
+  roundTrip: { wallMicros: number; cpuMicros: number };
   loadStart: string;
   loadEnd: string;
 }
@@ -356,6 +417,22 @@ interface Results {
 function failures(r: Results): string {
   const statuses = [...r.appCalls, ...r.appAlone].filter((c) => c.status !== undefined).map((c) => c.status);
   return statuses.length === 0 ? '' : ` (${statuses.length} answered ${[...new Set(statuses)].join(', ')})`;
+}
+
+function sweepRows(r: Results): string[][] {
+  const ok = (calls: Call[]) => calls.filter((c) => c.status === undefined).map((c) => c.ttfbMs);
+  const line = (concurrency: string, deltas: number, app: Call[], fake: Call[], cpu: string) => {
+    const [a, f] = [percentile(ok(app), 50), percentile(ok(fake), 50)];
+    return [concurrency, String(deltas), ms(a), ms(f), ms(a - f), cpu];
+  };
+  const cpu = (micros: number, calls: number) => ms(micros / 1000 / calls);
+  const [low, mid, fixed] = r.sweepPoints;
+  return [
+    line('1 (one at a time)', DELTAS, r.appAlone, r.fakeAlone, ''),
+    ...[low, mid].filter((p) => p !== undefined).map((p) => line(String(p.concurrency), p.deltas, p.app, p.fake, cpu(p.cpuMicros, p.app.length))),
+    line(String(CONCURRENCY), DELTAS, r.appCalls, r.fakeCalls, cpu(r.cpuMicros, r.appCalls.length)),
+    ...(fixed ? [line(String(fixed.concurrency), fixed.deltas, fixed.app, fixed.fake, cpu(fixed.cpuMicros, fixed.app.length))] : []),
+  ];
 }
 
 function render(r: Results): string {
@@ -406,6 +483,16 @@ function render(r: Results): string {
         row(`reserve + release, ${CONCURRENCY} concurrent in ${CONCURRENCY} organizations`, r.reservations.spread.roundTrip),
       ],
     ),
+    '',
+    `One PostgreSQL round trip on this machine (a prepared \`select 1\` through \`Database.select\`, ${ROUND_TRIPS} one after another):`,
+    `${r.roundTrip.wallMicros.toFixed(0)} µs, ${r.roundTrip.cpuMicros.toFixed(0)} µs of it the calling process's CPU. A copilot call makes five: the session, the reads, the`,
+    'reservation, the price and the settlement.',
+    '',
+    `Where the added time comes from: the same measurement with fewer calls started together, and with ${CONCURRENCY} whose answers`,
+    `are one delta long (no streaming load, only each call's fixed cost); ${SWEEP_ROUNDS} rounds each way, taking turns. The one-at-a-time`,
+    `and the ${CONCURRENCY} × ${DELTAS} rows are the measurements above.`,
+    '',
+    table(['calls started together', 'deltas per answer', 'app p50', 'fake p50', 'added at p50', 'app CPU per call'], sweepRows(r)),
     '',
     table(['target', 'measured', 'result'], [
       [`added time to first byte at p50 (app − fake), ${CONCURRENCY} concurrent calls, ≤ ${TARGET_ADDED_MS} ms`, ms(added), verdict(added <= TARGET_ADDED_MS)],
