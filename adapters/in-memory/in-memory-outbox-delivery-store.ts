@@ -1,8 +1,7 @@
 import type { ClaimedEmail, OutboxDeliveryStore } from '../../core/email/outbox-delivery.port';
+import { keptDeliveryError } from '../../core/shared/delivery-error';
 import { messageOf } from './in-memory-email-outbox';
 import type { EmailOutboxRow, InMemoryStore } from './in-memory-store';
-
-const MAX_ERROR_LENGTH = 2_000;
 
 /** Sent or given up: the bodies (live token links) go with the same write. */
 const eraseBodies = (row: EmailOutboxRow): void => {
@@ -60,7 +59,7 @@ export class InMemoryOutboxDeliveryStore implements OutboxDeliveryStore {
       if (row.status !== 'sending') return;
       row.status = 'pending';
       row.nextAttemptAt = new Date(nextAttemptAt);
-      row.lastError = error.slice(0, MAX_ERROR_LENGTH);
+      row.lastError = keptDeliveryError(error);
     });
   }
 
@@ -68,7 +67,7 @@ export class InMemoryOutboxDeliveryStore implements OutboxDeliveryStore {
     return this.update(id, (row) => {
       if (row.status !== 'sending') return;
       row.status = 'dead';
-      row.lastError = error.slice(0, MAX_ERROR_LENGTH);
+      row.lastError = keptDeliveryError(error);
       eraseBodies(row);
     });
   }

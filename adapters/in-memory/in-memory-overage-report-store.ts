@@ -1,4 +1,5 @@
 import type { DueOverageReport, OverageReportStore } from '../../core/ai/overage-report.port';
+import { keptDeliveryError } from '../../core/shared/delivery-error';
 import { aiTables, type AiTables } from './in-memory-ai-tables';
 import type { InMemoryStore } from './in-memory-store';
 
@@ -35,14 +36,14 @@ export class InMemoryOverageReportStore implements OverageReportStore {
   scheduleRetry(usageId: number, nextAttemptAt: Date, error: string): Promise<void> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.tables.overageReports.get(usageId);
-      if (row?.status === 'sending') Object.assign(row, { status: 'pending', next_attempt_at: new Date(nextAttemptAt), last_error: error });
+      if (row?.status === 'sending') Object.assign(row, { status: 'pending', next_attempt_at: new Date(nextAttemptAt), last_error: keptDeliveryError(error) });
     });
   }
 
   markDead(usageId: number, error: string): Promise<void> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.tables.overageReports.get(usageId);
-      if (row?.status === 'sending') Object.assign(row, { status: 'dead', last_error: error });
+      if (row?.status === 'sending') Object.assign(row, { status: 'dead', last_error: keptDeliveryError(error) });
     });
   }
 }

@@ -1,4 +1,5 @@
 import type { ClaimedEmail, OutboxDeliveryStore } from '../../core/email/outbox-delivery.port';
+import { keptDeliveryError } from '../../core/shared/delivery-error';
 import type { Selectable } from 'kysely';
 import type { Database } from './database';
 import type { Tables } from './schema/tables';
@@ -8,8 +9,6 @@ type OutboxRow = Pick<
   Selectable<Tables['email_outbox']>,
   'id' | 'idempotency_key' | 'recipient' | 'subject' | 'text_body' | 'html_body' | 'tag' | 'attempts'
 >;
-
-const MAX_ERROR_LENGTH = 2_000;
 
 // Bounded, oldest first along the sent_at index; SKIP LOCKED lets two prunes share the work.
 const PRUNE_SENT = `delete from email_outbox where id = any(array(
@@ -64,7 +63,7 @@ export class PostgresOutboxDeliveryStore implements OutboxDeliveryStore {
   async scheduleRetry(id: number, nextAttemptAt: Date, error: string): Promise<void> {
     await this.database.db
       .updateTable('email_outbox')
-      .set({ status: 'pending', next_attempt_at: nextAttemptAt, last_error: error.slice(0, MAX_ERROR_LENGTH) })
+      .set({ status: 'pending', next_attempt_at: nextAttemptAt, last_error: keptDeliveryError(error) })
       .where('id', '=', id)
       .where('status', '=', 'sending')
       .execute();
@@ -73,7 +72,7 @@ export class PostgresOutboxDeliveryStore implements OutboxDeliveryStore {
   async markDead(id: number, error: string): Promise<void> {
     await this.database.db
       .updateTable('email_outbox')
-      .set({ status: 'dead', last_error: error.slice(0, MAX_ERROR_LENGTH), text_body: '', html_body: '' })
+      .set({ status: 'dead', last_error: keptDeliveryError(error), text_body: '', html_body: '' })
       .where('id', '=', id)
       .where('status', '=', 'sending')
       .execute();

@@ -1,7 +1,6 @@
 import type { DueOverageReport, OverageReportStore } from '../../core/ai/overage-report.port';
+import { keptDeliveryError } from '../../core/shared/delivery-error';
 import type { Database } from './database';
-
-const MAX_ERROR_LENGTH = 2_000;
 
 interface ClaimedRow {
   usage_id: number;
@@ -49,7 +48,7 @@ export class PostgresOverageReportStore implements OverageReportStore {
   async scheduleRetry(usageId: number, nextAttemptAt: Date, error: string): Promise<void> {
     await this.database.db
       .updateTable('ai_overage_report')
-      .set({ status: 'pending', next_attempt_at: nextAttemptAt, last_error: error.slice(0, MAX_ERROR_LENGTH) })
+      .set({ status: 'pending', next_attempt_at: nextAttemptAt, last_error: keptDeliveryError(error) })
       .where('usage_id', '=', usageId)
       .where('status', '=', 'sending')
       .execute();
@@ -58,7 +57,7 @@ export class PostgresOverageReportStore implements OverageReportStore {
   async markDead(usageId: number, error: string): Promise<void> {
     await this.database.db
       .updateTable('ai_overage_report')
-      .set({ status: 'dead', last_error: error.slice(0, MAX_ERROR_LENGTH) })
+      .set({ status: 'dead', last_error: keptDeliveryError(error) })
       .where('usage_id', '=', usageId)
       .where('status', '=', 'sending')
       .execute();

@@ -22,8 +22,8 @@ export interface OverageReportStore {
   /** Claims up to `limit` due reports (pending, or sending with an expired lease), oldest first. */
   claimDue(now: Date, leaseUntil: Date, limit: number): Promise<DueOverageReport[]>;
   markSent(usageId: number, at: Date): Promise<void>;
-  /** Back to pending, due at `nextAttemptAt`; only while still `sending`. */
+  /** Back to pending, due at `nextAttemptAt`; only while still `sending`. `error` is kept cut to 2,000 characters (core/shared/delivery-error.ts). */
   scheduleRetry(usageId: number, nextAttemptAt: Date, error: string): Promise<void>;
-  /** Given up; kept for an operator. Only while still `sending`. */
+  /** Given up; kept for an operator, `error` cut as in scheduleRetry. Only while still `sending`. */
   markDead(usageId: number, error: string): Promise<void>;
 }

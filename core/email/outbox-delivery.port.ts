@@ -33,6 +33,7 @@ export interface OutboxDeliveryStore {
   /**
    * Back to `pending`, due again at `nextAttemptAt`. Only moves an email still `sending`: a
    * sender whose lease ran out must not reopen an email another sender has since delivered.
+   * `error` is kept cut to 2,000 characters (core/shared/delivery-error.ts), here and on `markDead`.
    */
   scheduleRetry(id: number, nextAttemptAt: Date, error: string): Promise<void>;
   /**

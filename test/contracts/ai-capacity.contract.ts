@@ -390,7 +390,7 @@ export function aiCapacityContract(name: string, open: () => Promise<AiStoresHar
         await h.overageReports.markDead(toKill.id, 'x'.repeat(5_000));
         expect(await h.overageReport(toSend.id)).toEqual({ status: 'sent', attempts: 1, nextAttemptAt: at(5), lastError: null, sentAt: at(4) });
         expect(await h.overageReport(toRetry.id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: at(30), lastError: 'meter down' });
-        expect(await h.overageReport(toKill.id)).toMatchObject({ status: 'dead', attempts: 1 });
+        expect(await h.overageReport(toKill.id)).toMatchObject({ status: 'dead', attempts: 1, lastError: 'x'.repeat(2_000) });
         // A worker whose lease ran out must not reopen what another worker finished.
         await h.overageReports.scheduleRetry(toSend.id, at(40), 'late');
         await h.overageReports.markDead(toSend.id, 'late');
