@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { paths } from '../../app/client/api';
 import { CookieJar } from '../../app/client';
 import { startTestApp, type TestApp } from '../support/app';
+import { expectApiError } from '../support/http-assertions';
 import { tokenFromEmail } from '../support/mailbox';
 import { OtpauthTotpVerifier } from '../../adapters/crypto/otpauth-totp-verifier';
 
@@ -34,11 +35,6 @@ function browser(app: TestApp, userAgent = 'Mozilla/5.0 (X11; Linux x86_64) Fire
   return { api, jar, setCookies: () => lastSetCookies };
 }
 type Browser = ReturnType<typeof browser>;
-
-function expectError(result: { error?: unknown; response: Response }, status: number, code: string) {
-  expect(result.response.status).toBe(status);
-  expect(result.error).toMatchObject({ code, message: expect.any(String), error_id: expect.any(String), details: expect.any(Object) });
-}
 
 describe('account security over HTTP', () => {
   let app: TestApp;
@@ -96,15 +92,15 @@ describe('account security over HTTP', () => {
     const { secret, recoveryCodes } = await enableTotp(b);
     expect(recoveryCodes).toHaveLength(10);
     // Confirming ends every other session, keeps this one.
-    expectError(await other.api.GET('/users/me'), 401, 'UNAUTHORIZED');
+    expectApiError(await other.api.GET('/users/me'), 401, 'UNAUTHORIZED');
     expect((await b.api.GET('/users/me')).response.status).toBe(200);
     expect((await b.api.POST('/auth/logout')).response.status).toBe(204);
 
     const c = await challenged('mfa@example.com');
-    expectError(await c.api.GET('/users/me'), 401, 'UNAUTHORIZED');
-    expectError(await c.api.POST('/auth/mfa/verify', { body: { code: codeFor(secret, -2) } }), 401, 'INVALID_MFA_CODE');
-    expectError(await c.api.POST('/auth/mfa/verify', { body: { code: '12345' } }), 401, 'INVALID_MFA_CODE');
-    expectError(await c.api.POST('/auth/mfa/verify', { body: {} }), 422, 'VALIDATION_ERROR');
+    expectApiError(await c.api.GET('/users/me'), 401, 'UNAUTHORIZED');
+    expectApiError(await c.api.POST('/auth/mfa/verify', { body: { code: codeFor(secret, -2) } }), 401, 'INVALID_MFA_CODE');
+    expectApiError(await c.api.POST('/auth/mfa/verify', { body: { code: '12345' } }), 401, 'INVALID_MFA_CODE');
+    expectApiError(await c.api.POST('/auth/mfa/verify', { body: {} }), 422, 'VALIDATION_ERROR');
     // The confirming code's step is used: the next step's code is the fresh one.
     const fresh = codeFor(secret, 1);
     const verified = await c.api.POST('/auth/mfa/verify', { body: { code: fresh } });
@@ -117,7 +113,7 @@ describe('account security over HTTP', () => {
 
     // The same code again, on a new challenge: refused (replay).
     const replay = await challenged('mfa@example.com');
-    expectError(await replay.api.POST('/auth/mfa/verify', { body: { code: fresh } }), 401, 'INVALID_MFA_CODE');
+    expectApiError(await replay.api.POST('/auth/mfa/verify', { body: { code: fresh } }), 401, 'INVALID_MFA_CODE');
 
     const r = await challenged('mfa@example.com');
     const withRecovery = await r.api.POST('/auth/mfa/verify', { body: { recovery_code: recoveryCodes[0]!.toUpperCase() } });
@@ -125,11 +121,11 @@ describe('account security over HTTP', () => {
     expect((await r.api.GET('/users/me')).response.status).toBe(200);
 
     const again = await challenged('mfa@example.com');
-    expectError(await again.api.POST('/auth/mfa/verify', { body: { recovery_code: recoveryCodes[0]! } }), 401, 'INVALID_MFA_CODE');
+    expectApiError(await again.api.POST('/auth/mfa/verify', { body: { recovery_code: recoveryCodes[0]! } }), 401, 'INVALID_MFA_CODE');
     expect((await again.api.POST('/auth/mfa/verify', { body: { recovery_code: recoveryCodes[1]! } })).response.status).toBe(200);
 
     // Turning MFA off needs the password; afterwards login gives a session straight away.
-    expectError(await again.api.POST('/auth/mfa/totp/disable', { body: { password: 'wrong password' } }), 400, 'INVALID_CURRENT_PASSWORD');
+    expectApiError(await again.api.POST('/auth/mfa/totp/disable', { body: { password: 'wrong password' } }), 400, 'INVALID_CURRENT_PASSWORD');
     const disabled = await again.api.POST('/auth/mfa/totp/disable', { body: { password: PASSWORD } });
     expect(disabled.response.status).toBe(200);
     expect(disabled.data).toEqual({ success: true });
@@ -141,22 +137,22 @@ describe('account security over HTTP', () => {
     const { secret } = await enableTotp(await loggedIn('tries@example.com'));
     const c = await challenged('tries@example.com');
     const wrong = ['000000', '111111'].find((code) => ![-1, 0, 1].some((o) => codeFor(secret, o) === code))!;
-    for (let i = 0; i < 5; i += 1) expectError(await c.api.POST('/auth/mfa/verify', { body: { code: wrong } }), 401, 'INVALID_MFA_CODE');
-    expectError(await c.api.POST('/auth/mfa/verify', { body: { code: codeFor(secret, 1) } }), 401, 'UNAUTHORIZED');
-    expectError(await browser(app).api.POST('/auth/mfa/verify', { body: { code: codeFor(secret, 1) } }), 401, 'UNAUTHORIZED');
+    for (let i = 0; i < 5; i += 1) expectApiError(await c.api.POST('/auth/mfa/verify', { body: { code: wrong } }), 401, 'INVALID_MFA_CODE');
+    expectApiError(await c.api.POST('/auth/mfa/verify', { body: { code: codeFor(secret, 1) } }), 401, 'UNAUTHORIZED');
+    expectApiError(await browser(app).api.POST('/auth/mfa/verify', { body: { code: codeFor(secret, 1) } }), 401, 'UNAUTHORIZED');
   });
 
   it('require_mfa holds members without MFA to their account, sessions and MFA setup', async () => {
     await signUp('boss@example.com', 'Strict Org');
     const boss = await loggedIn('boss@example.com');
     expect((await boss.api.GET('/settings/organization')).data).toEqual({ overage_enabled: false, require_mfa: false });
-    expectError(await boss.api.PUT('/settings/organization', { body: { require_mfa: 'yes' } as never }), 422, 'VALIDATION_ERROR');
-    expectError(await boss.api.PUT('/settings/organization', { body: { unknown: true } as never }), 422, 'VALIDATION_ERROR');
+    expectApiError(await boss.api.PUT('/settings/organization', { body: { require_mfa: 'yes' } as never }), 422, 'VALIDATION_ERROR');
+    expectApiError(await boss.api.PUT('/settings/organization', { body: { unknown: true } as never }), 422, 'VALIDATION_ERROR');
     const turnedOn = await boss.api.PUT('/settings/organization', { body: { require_mfa: true } });
     expect(turnedOn.data).toEqual({ overage_enabled: false, require_mfa: true });
 
-    expectError(await boss.api.GET('/projects'), 403, 'MFA_REQUIRED');
-    expectError(await boss.api.GET('/settings/organization'), 403, 'MFA_REQUIRED');
+    expectApiError(await boss.api.GET('/projects'), 403, 'MFA_REQUIRED');
+    expectApiError(await boss.api.GET('/settings/organization'), 403, 'MFA_REQUIRED');
     expect((await boss.api.GET('/users/me')).response.status).toBe(200);
     expect((await boss.api.GET('/sessions')).response.status).toBe(200);
     await enableTotp(boss);
@@ -181,17 +177,17 @@ describe('account security over HTTP', () => {
     expect(Object.keys(sessions[0]!).sort()).toEqual(['created_at', 'current', 'expires_at', 'id', 'ip', 'last_seen_at', 'user_agent']);
     const strangerId = (await stranger.api.GET('/sessions')).data![0]!.id;
 
-    expectError(await second.api.DELETE('/sessions/{session_id}', { params: { path: { session_id: strangerId } } }), 404, 'RESOURCE_NOT_FOUND');
+    expectApiError(await second.api.DELETE('/sessions/{session_id}', { params: { path: { session_id: strangerId } } }), 404, 'RESOURCE_NOT_FOUND');
     expect((await stranger.api.GET('/users/me')).response.status).toBe(200);
     const ended = await second.api.DELETE('/sessions/{session_id}', { params: { path: { session_id: sessions[1]!.id } } });
     expect(ended.response.status).toBe(204);
-    expectError(await first.api.GET('/users/me'), 401, 'UNAUTHORIZED');
+    expectApiError(await first.api.GET('/users/me'), 401, 'UNAUTHORIZED');
 
     const third = await loggedIn('many@example.com');
     await loggedIn('many@example.com');
     const others = await third.api.POST('/sessions/revoke-others');
     expect(others.data).toEqual({ revoked: 2 });
-    expectError(await second.api.GET('/users/me'), 401, 'UNAUTHORIZED');
+    expectApiError(await second.api.GET('/users/me'), 401, 'UNAUTHORIZED');
     // Ending the current session is a logout: the cookie is cleared too.
     const mine = (await third.api.GET('/sessions')).data![0]!.id;
     expect((await third.api.DELETE('/sessions/{session_id}', { params: { path: { session_id: mine } } })).response.status).toBe(204);
@@ -211,10 +207,10 @@ describe('account security over HTTP', () => {
     const suspended = await owner.api.POST('/members/{user_id}/suspend', { params: { path: { user_id: crewId } } });
     expect(suspended.response.status).toBe(200);
     expect(suspended.data).toMatchObject({ user_id: crewId, status: 'suspended' });
-    expectError(await crew.api.GET('/users/me'), 401, 'UNAUTHORIZED');
-    expectError(await browser(app).api.POST('/auth/login', { body: { email: 'crew@example.com', password: PASSWORD } }), 401, 'ACCOUNT_SUSPENDED');
+    expectApiError(await crew.api.GET('/users/me'), 401, 'UNAUTHORIZED');
+    expectApiError(await browser(app).api.POST('/auth/login', { body: { email: 'crew@example.com', password: PASSWORD } }), 401, 'ACCOUNT_SUSPENDED');
     const ownerId = (await owner.api.GET('/users/me')).data!.id;
-    expectError(await owner.api.POST('/members/{user_id}/suspend', { params: { path: { user_id: ownerId } } }), 403, 'ACCESS_DENIED');
+    expectApiError(await owner.api.POST('/members/{user_id}/suspend', { params: { path: { user_id: ownerId } } }), 403, 'ACCESS_DENIED');
     expect((await owner.api.GET('/members')).data!.find((m) => m.user_id === crewId)?.status).toBe('suspended');
 
     const activated = await owner.api.POST('/members/{user_id}/activate', { params: { path: { user_id: crewId } } });
@@ -226,9 +222,9 @@ describe('account security over HTTP', () => {
     await signUp('target@example.com');
     const attempt = (email: string, password: string) => browser(app).api.POST('/auth/login', { body: { email, password } });
     for (const email of ['target@example.com', 'nobody-here@example.com']) {
-      for (let i = 0; i < 10; i += 1) expectError(await attempt(email, 'wrong password'), 401, 'INVALID_CREDENTIALS');
+      for (let i = 0; i < 10; i += 1) expectApiError(await attempt(email, 'wrong password'), 401, 'INVALID_CREDENTIALS');
       const refused = await attempt(email, PASSWORD);
-      expectError(refused, 429, 'RATE_LIMITED');
+      expectApiError(refused, 429, 'RATE_LIMITED');
       const retryAfter = Number(refused.response.headers.get('Retry-After'));
       expect(retryAfter).toBeGreaterThan(800);
       expect(retryAfter).toBeLessThanOrEqual(900);

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-fake';
 import { startTestApp, type TestApp } from '../support/app';
-import { copilotWorld, eventually, expectError, inputEstimateOf, readChunks, type Caller, type CopilotWorld } from '../support/copilot';
-import { expectSecurityHeaders } from '../support/http-assertions';
+import { copilotWorld, eventually, inputEstimateOf, readChunks, type Caller, type CopilotWorld } from '../support/copilot';
+import { expectApiError, expectSecurityHeaders } from '../support/http-assertions';
 import { requirePostgres } from '../support/postgres';
 
 /**
@@ -47,12 +47,12 @@ describe.skipIf(!postgres)('copilot without an OpenAI key', () => {
     await world.givePlan(alice.organizationId, UNLIMITED);
     const note = await world.noteOf(alice);
     const disabled = await improve(alice, note);
-    expect(expectError(disabled, 403, 'FEATURE_DISABLED')).toEqual({ feature_key: 'enable_ai' });
-    expectError(await summarize(alice, note), 403, 'FEATURE_DISABLED');
+    expect(expectApiError(disabled, 403, 'FEATURE_DISABLED')).toEqual({ feature_key: 'enable_ai' });
+    expectApiError(await summarize(alice, note), 403, 'FEATURE_DISABLED');
 
     const colleague = await world.as('member', alice.organizationId);
-    expect(expectError(await improve(colleague, note), 404, 'RESOURCE_NOT_FOUND')).toEqual({ resource: 'note', resource_id: note });
-    expectError(await improve(alice, note + 1000), 404, 'RESOURCE_NOT_FOUND');
+    expect(expectApiError(await improve(colleague, note), 404, 'RESOURCE_NOT_FOUND')).toEqual({ resource: 'note', resource_id: note });
+    expectApiError(await improve(alice, note + 1000), 404, 'RESOURCE_NOT_FOUND');
   });
 });
 
@@ -148,7 +148,7 @@ describe.skipIf(!postgres)('copilot against the OpenAI fake', () => {
     const other = await memberWithNote({ token_limit: estimate + 199, enable_ai: true });
     const otherNote = await world.noteOf(other.member); // same title and content, so the same estimate
     const refused = await improve(other.member, otherNote);
-    expect(expectError(refused, 403, 'QUOTA_EXCEEDED')).toEqual({ feature_key: 'token_limit', limit: estimate + 199 });
+    expect(expectApiError(refused, 403, 'QUOTA_EXCEEDED')).toEqual({ feature_key: 'token_limit', limit: estimate + 199 });
     expect(fake.requests.length).toBe(sent); // refused before the model was called
 
     await world.setPlanFeatures(other.planId, { token_limit: estimate + 200, enable_ai: true });
@@ -170,16 +170,16 @@ describe.skipIf(!postgres)('copilot against the OpenAI fake', () => {
     const onFree = await world.as('member'); // the default Free plan: AI off and a token_limit of 0
     const freeNote = await world.noteOf(onFree);
     const sent = fake.requests.length;
-    expect(expectError(await improve(onFree, freeNote), 403, 'FEATURE_DISABLED')).toEqual({ feature_key: 'enable_ai' });
+    expect(expectApiError(await improve(onFree, freeNote), 403, 'FEATURE_DISABLED')).toEqual({ feature_key: 'enable_ai' });
 
     const stranger = await world.as('member');
     await world.givePlan(stranger.organizationId, { token_limit: 0, enable_ai: true });
-    expect(expectError(await improve(stranger, freeNote), 404, 'RESOURCE_NOT_FOUND')).toEqual({ resource: 'note', resource_id: freeNote });
+    expect(expectApiError(await improve(stranger, freeNote), 404, 'RESOURCE_NOT_FOUND')).toEqual({ resource: 'note', resource_id: freeNote });
     const colleague = await world.as('member', onFree.organizationId);
-    expectError(await improve(colleague, freeNote), 404, 'RESOURCE_NOT_FOUND');
+    expectApiError(await improve(colleague, freeNote), 404, 'RESOURCE_NOT_FOUND');
 
     const strangerNote = await world.noteOf(stranger);
-    expect(expectError(await improve(stranger, strangerNote), 403, 'QUOTA_EXCEEDED')).toEqual({ feature_key: 'token_limit', limit: 0 });
+    expect(expectApiError(await improve(stranger, strangerNote), 403, 'QUOTA_EXCEEDED')).toEqual({ feature_key: 'token_limit', limit: 0 });
     expect(fake.requests.length).toBe(sent);
     expect(await world.usageRows(stranger.organizationId)).toEqual([]);
   });
@@ -187,10 +187,10 @@ describe.skipIf(!postgres)('copilot against the OpenAI fake', () => {
   it('refuses readonly callers, and a tone it does not know', async () => {
     const { member, note } = await memberWithNote();
     const readonly = await world.as('readonly', member.organizationId);
-    expectError(await improve(readonly, note), 403, 'ACCESS_DENIED');
-    expectError(await summarize(readonly, note), 403, 'ACCESS_DENIED');
+    expectApiError(await improve(readonly, note), 403, 'ACCESS_DENIED');
+    expectApiError(await summarize(readonly, note), 403, 'ACCESS_DENIED');
     for (const tone of ['shouty', '', 'FORMAL']) {
-      expect(expectError(await improve(member, note, { tone }), 422, 'VALIDATION_ERROR')).toHaveProperty(['body.tone']);
+      expect(expectApiError(await improve(member, note, { tone }), 422, 'VALIDATION_ERROR')).toHaveProperty(['body.tone']);
     }
   });
 
@@ -198,7 +198,7 @@ describe.skipIf(!postgres)('copilot against the OpenAI fake', () => {
     const { member, note } = await memberWithNote();
     fake.script({ ending });
     const res = await improve(member, note);
-    expectError(res, 503, 'SERVICE_UNAVAILABLE');
+    expectApiError(res, 503, 'SERVICE_UNAVAILABLE');
     expectSecurityHeaders(res.response);
     expect(await world.usageRows(member.organizationId)).toEqual([]);
     expect(await world.reservations(member.organizationId)).toBe(0);

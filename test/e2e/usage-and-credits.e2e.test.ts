@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-fake';
 import { startStripeFake, type StripeFake } from '../fakes/stripe-fake';
 import { startTestApp, type TestApp } from '../support/app';
-import { copilotWorld, eventually, expectError, inputEstimateOf, readChunks, type Caller, type CopilotWorld } from '../support/copilot';
-import { expectSecurityHeaders } from '../support/http-assertions';
+import { copilotWorld, eventually, inputEstimateOf, readChunks, type Caller, type CopilotWorld } from '../support/copilot';
+import { expectApiError, expectSecurityHeaders } from '../support/http-assertions';
 import { requirePostgres } from '../support/postgres';
 
 /**
@@ -101,7 +101,7 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
     it('starts a payment-mode checkout priced inline, naming the pack and its tokens; org_admin only', async () => {
       const admin = await world.as('org_admin');
       const member = await world.as('member', admin.organizationId);
-      expectError(await member.api.POST('/billing/credit-packs/checkout', { body: { pack_id: 'pack_small' } }), 403, 'ACCESS_DENIED');
+      expectApiError(await member.api.POST('/billing/credit-packs/checkout', { body: { pack_id: 'pack_small' } }), 403, 'ACCESS_DENIED');
 
       const res = await admin.api.POST('/billing/credit-packs/checkout', { body: { pack_id: 'pack_large' } });
       expect(res.response.status).toBe(200);
@@ -127,7 +127,7 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
     it('refuses an unknown pack with 422 on pack_id, before asking Stripe', async () => {
       const admin = await world.as('org_admin');
       const before = stripe.checkouts.length;
-      expect(expectError(await admin.api.POST('/billing/credit-packs/checkout', { body: { pack_id: 'pack_gone' } }), 422, 'VALIDATION_ERROR')).toHaveProperty([
+      expect(expectApiError(await admin.api.POST('/billing/credit-packs/checkout', { body: { pack_id: 'pack_gone' } }), 422, 'VALIDATION_ERROR')).toHaveProperty([
         'body.pack_id',
       ]);
       expect(stripe.checkouts.length).toBe(before);
@@ -173,12 +173,12 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
       const owner = await world.as('org_admin');
       const sessionId = await buyPack(owner, 'pack_small');
       const thief = await world.as('org_admin');
-      expectError(await thief.api.POST('/billing/credit-packs/verify', { body: { session_id: sessionId } }), 404, 'RESOURCE_NOT_FOUND');
+      expectApiError(await thief.api.POST('/billing/credit-packs/verify', { body: { session_id: sessionId } }), 404, 'RESOURCE_NOT_FOUND');
 
       const unpaid = await owner.api.POST('/billing/credit-packs/checkout', { body: { pack_id: 'pack_large' } });
       const unpaidId = stripe.sessionIdFrom(unpaid.data!.url);
-      expectError(await thief.api.POST('/billing/credit-packs/verify', { body: { session_id: unpaidId } }), 404, 'RESOURCE_NOT_FOUND');
-      expectError(await thief.api.POST('/billing/credit-packs/verify', { body: { session_id: 'cs_test_unknown' } }), 404, 'RESOURCE_NOT_FOUND');
+      expectApiError(await thief.api.POST('/billing/credit-packs/verify', { body: { session_id: unpaidId } }), 404, 'RESOURCE_NOT_FOUND');
+      expectApiError(await thief.api.POST('/billing/credit-packs/verify', { body: { session_id: 'cs_test_unknown' } }), 404, 'RESOURCE_NOT_FOUND');
       expect((await summaryOf(thief)).credit_balance).toBe(0);
       expect((await summaryOf(owner)).credit_balance).toBe(5_000);
     });
@@ -205,7 +205,7 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
       await call(openai, member, note, { inputTokens: 3_000, outputTokens: 950 });
       await rowsOnceSettled(admin.organizationId, 3);
       expect((await summaryOf(member)).credit_balance).toBe(50);
-      expect(expectError(await improve(member, note), 403, 'QUOTA_EXCEEDED')).toEqual({ feature_key: 'token_limit', limit: 3_000 });
+      expect(expectApiError(await improve(member, note), 403, 'QUOTA_EXCEEDED')).toEqual({ feature_key: 'token_limit', limit: 3_000 });
     });
 
     it('never charges the allotment past token_limit, even when the provider reports more than was reserved', async () => {
@@ -217,7 +217,7 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
       // The row keeps what the provider reported; what capacity cannot cover is charged to nobody.
       expect(row).toMatchObject({ input_tokens: 9_000, output_tokens: 1_000, allotment_tokens: 5_000, credit_tokens: 0, overage_tokens: 0 });
       expect(await summaryOf(member)).toMatchObject({ token_limit: 5_000, allotment_used: 5_000, overage_tokens: 0 });
-      expectError(await improve(member, note), 403, 'QUOTA_EXCEEDED');
+      expectApiError(await improve(member, note), 403, 'QUOTA_EXCEEDED');
     });
 
     it('holds the hard cap under concurrent calls: exactly the calls that fit are let through', async () => {
@@ -281,10 +281,10 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
         { user_id: bob.userId, email: expect.stringContaining('@example.test'), tokens: 440 },
         { user_id: alice.userId, email: expect.stringContaining('@example.test'), tokens: 330 },
       ]);
-      expectError(await alice.api.GET('/usage/top-users'), 403, 'ACCESS_DENIED');
+      expectApiError(await alice.api.GET('/usage/top-users'), 403, 'ACCESS_DENIED');
       const readonly = await world.as('readonly', admin.organizationId);
-      expectError(await readonly.api.GET('/usage/summary'), 403, 'ACCESS_DENIED');
-      expectError(await readonly.api.GET('/usage/history'), 403, 'ACCESS_DENIED');
+      expectApiError(await readonly.api.GET('/usage/summary'), 403, 'ACCESS_DENIED');
+      expectApiError(await readonly.api.GET('/usage/history'), 403, 'ACCESS_DENIED');
 
       // Another organization sees none of it.
       const stranger = await world.as('org_admin');
@@ -298,17 +298,17 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
       const admin = await world.as('org_admin');
       const member = await world.as('member', admin.organizationId);
       expect((await admin.api.GET('/settings/organization')).data).toEqual({ overage_enabled: false, require_mfa: false });
-      expectError(await member.api.GET('/settings/organization'), 403, 'ACCESS_DENIED');
-      expectError(await member.api.PUT('/settings/organization', { body: { overage_enabled: true } }), 403, 'ACCESS_DENIED');
+      expectApiError(await member.api.GET('/settings/organization'), 403, 'ACCESS_DENIED');
+      expectApiError(await member.api.PUT('/settings/organization', { body: { overage_enabled: true } }), 403, 'ACCESS_DENIED');
 
       const changed = await admin.api.PUT('/settings/organization', { body: { overage_enabled: true } });
       expect(changed.data).toEqual({ overage_enabled: true, require_mfa: false });
       expect((await admin.api.GET('/settings/organization')).data).toEqual({ overage_enabled: true, require_mfa: false });
 
-      expect(expectError(await admin.api.PUT('/settings/organization', { body: { overage_enabled: true, ai_overage_enabled: true } as never }), 422, 'VALIDATION_ERROR')).toHaveProperty([
+      expect(expectApiError(await admin.api.PUT('/settings/organization', { body: { overage_enabled: true, ai_overage_enabled: true } as never }), 422, 'VALIDATION_ERROR')).toHaveProperty([
         'body.ai_overage_enabled',
       ]);
-      expect(expectError(await admin.api.PUT('/settings/organization', { body: { overage_enabled: 'yes' } as never }), 422, 'VALIDATION_ERROR')).toHaveProperty([
+      expect(expectApiError(await admin.api.PUT('/settings/organization', { body: { overage_enabled: 'yes' } as never }), 422, 'VALIDATION_ERROR')).toHaveProperty([
         'body.overage_enabled',
       ]);
       expect((await admin.api.GET('/settings/organization')).data).toEqual({ overage_enabled: true, require_mfa: false });
@@ -316,13 +316,13 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
 
     it('lets only a sys_admin read and change the system switch, refusing unknown keys and wrong types', async () => {
       const admin = await world.as('org_admin');
-      expectError(await admin.api.GET('/settings/system'), 403, 'ACCESS_DENIED');
-      expectError(await admin.api.PUT('/settings/system', { body: { ai_overage_enabled: true } }), 403, 'ACCESS_DENIED');
+      expectApiError(await admin.api.GET('/settings/system'), 403, 'ACCESS_DENIED');
+      expectApiError(await admin.api.PUT('/settings/system', { body: { ai_overage_enabled: true } }), 403, 'ACCESS_DENIED');
       expect((await sysAdmin.api.GET('/settings/system')).data).toEqual({ ai_overage_enabled: false });
-      expect(expectError(await sysAdmin.api.PUT('/settings/system', { body: { overage_enabled: true } as never }), 422, 'VALIDATION_ERROR')).toHaveProperty([
+      expect(expectApiError(await sysAdmin.api.PUT('/settings/system', { body: { overage_enabled: true } as never }), 422, 'VALIDATION_ERROR')).toHaveProperty([
         'body.overage_enabled',
       ]);
-      expect(expectError(await sysAdmin.api.PUT('/settings/system', { body: { ai_overage_enabled: 1 } as never }), 422, 'VALIDATION_ERROR')).toHaveProperty([
+      expect(expectApiError(await sysAdmin.api.PUT('/settings/system', { body: { ai_overage_enabled: 1 } as never }), 422, 'VALIDATION_ERROR')).toHaveProperty([
         'body.ai_overage_enabled',
       ]);
       expect((await sysAdmin.api.PUT('/settings/system', { body: { ai_overage_enabled: true } })).data).toEqual({ ai_overage_enabled: true });
@@ -352,7 +352,7 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
       await setSystem(systemSwitch);
       const { admin, note } = await orgWithoutCapacity(organizationSwitch);
       const sent = openai.requests.length;
-      expect(expectError(await improve(admin, note), 403, 'QUOTA_EXCEEDED')).toEqual({ feature_key: 'token_limit', limit: 0 });
+      expect(expectApiError(await improve(admin, note), 403, 'QUOTA_EXCEEDED')).toEqual({ feature_key: 'token_limit', limit: 0 });
       expect(openai.requests.length).toBe(sent);
       await setSystem(false);
     });
@@ -400,9 +400,9 @@ describe.skipIf(!postgres)('credit packs without Stripe', () => {
     expect(list.response.status).toBe(200);
     expect(list.data!.map((p) => p.id)).toEqual(['pack_5m', 'pack_10m', 'pack_25m']);
     const checkout = await admin.api.POST('/billing/credit-packs/checkout', { body: { pack_id: 'pack_5m' } });
-    expectError(checkout, 503, 'SERVICE_UNAVAILABLE');
+    expectApiError(checkout, 503, 'SERVICE_UNAVAILABLE');
     expect(checkout.response.headers.get('retry-after')).toBe('3600');
-    expectError(await admin.api.POST('/billing/credit-packs/verify', { body: { session_id: 'cs_test_x' } }), 503, 'SERVICE_UNAVAILABLE');
+    expectApiError(await admin.api.POST('/billing/credit-packs/verify', { body: { session_id: 'cs_test_x' } }), 503, 'SERVICE_UNAVAILABLE');
     expect(await (await app.request('/config')).json()).toMatchObject({ ai: false, billing: false });
   });
 });

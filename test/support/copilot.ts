@@ -97,12 +97,6 @@ export function copilotWorld(app: TestApp): CopilotWorld {
   };
 }
 
-export function expectError(result: { error?: unknown; response: Response }, status: number, code: string): Record<string, unknown> {
-  expect(result.response.status).toBe(status);
-  expect(result.error).toMatchObject({ code, message: expect.any(String), error_id: expect.any(String), details: expect.any(Object) });
-  return (result.error as { details: Record<string, unknown> }).details;
-}
-
 /** Reads a streamed body to its end, chunk by chunk as the socket delivers them. */
 export async function readChunks(body: ReadableStream<Uint8Array>): Promise<string[]> {
   const reader = body.getReader();
