@@ -426,12 +426,13 @@ function sweepRows(r: Results): string[][] {
     return [concurrency, String(deltas), ms(a), ms(f), ms(a - f), cpu];
   };
   const cpu = (micros: number, calls: number) => ms(micros / 1000 / calls);
-  const [low, mid, fixed] = r.sweepPoints;
+  const point = (p: SweepPoint) => line(String(p.concurrency), p.deltas, p.app, p.fake, cpu(p.cpuMicros, p.app.length));
+  // The full-length answers by concurrency, the main measurement among them, then the short ones.
   return [
     line('1 (one at a time)', DELTAS, r.appAlone, r.fakeAlone, ''),
-    ...[low, mid].filter((p) => p !== undefined).map((p) => line(String(p.concurrency), p.deltas, p.app, p.fake, cpu(p.cpuMicros, p.app.length))),
+    ...r.sweepPoints.filter((p) => p.deltas === DELTAS).map(point),
     line(String(CONCURRENCY), DELTAS, r.appCalls, r.fakeCalls, cpu(r.cpuMicros, r.appCalls.length)),
-    ...(fixed ? [line(String(fixed.concurrency), fixed.deltas, fixed.app, fixed.fake, cpu(fixed.cpuMicros, fixed.app.length))] : []),
+    ...r.sweepPoints.filter((p) => p.deltas !== DELTAS).map(point),
   ];
 }
 
