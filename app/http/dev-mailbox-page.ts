@@ -1,4 +1,5 @@
 import type { MailboxMessage } from '../../adapters/email/dev-mailbox';
+import { escapeHtml } from './html';
 
 /**
  * `/dev/mailbox`: each email's HTML is shown in an `<iframe sandbox srcdoc>`: no script runs, it
@@ -9,17 +10,14 @@ import type { MailboxMessage } from '../../adapters/email/dev-mailbox';
 export const MAILBOX_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-src 'self'; form-action 'none'; frame-ancestors 'none'";
 
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 function renderMessage(message: MailboxMessage): string {
-  const links = message.links.map((link) => `<li><a href="${escape(link)}" target="_blank" rel="noopener noreferrer">${escape(link)}</a></li>`).join('');
+  const links = message.links.map((link) => `<li><a href="${escapeHtml(link)}" target="_blank" rel="noopener noreferrer">${escapeHtml(link)}</a></li>`).join('');
   const framed = `<base target="_blank">${message.html}`;
-  return `<article class="email" id="email-${message.id}" data-to="${escape(message.to)}">
-<h2>${escape(message.subject)}</h2>
-<p class="meta">To <b class="to">${escape(message.to)}</b> · ${escape(message.receivedAt.toISOString())}${message.tag ? ` · ${escape(message.tag)}` : ''}</p>
+  return `<article class="email" id="email-${message.id}" data-to="${escapeHtml(message.to)}">
+<h2>${escapeHtml(message.subject)}</h2>
+<p class="meta">To <b class="to">${escapeHtml(message.to)}</b> · ${escapeHtml(message.receivedAt.toISOString())}${message.tag ? ` · ${escapeHtml(message.tag)}` : ''}</p>
 ${links ? `<ul class="links">${links}</ul>` : ''}
-<iframe title="${escape(message.subject)}" sandbox="allow-popups allow-popups-to-escape-sandbox" srcdoc="${escape(framed)}"></iframe>
+<iframe title="${escapeHtml(message.subject)}" sandbox="allow-popups allow-popups-to-escape-sandbox" srcdoc="${escapeHtml(framed)}"></iframe>
 </article>`;
 }
 
@@ -34,7 +32,7 @@ export function renderMailboxPage(appName: string, messages: readonly MailboxMes
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(appName)} dev mailbox</title>
+<title>${escapeHtml(appName)} dev mailbox</title>
 <style>
 body { font: 15px/1.4 system-ui, sans-serif; margin: 0 auto; max-width: 60rem; padding: 1rem; color: #222; }
 .email { border: 1px solid #ccc; border-radius: 6px; margin: 1rem 0; padding: 0 1rem 1rem; }
@@ -44,7 +42,7 @@ iframe { width: 100%; height: 18rem; border: 1px solid #eee; background: #fff; }
 </style>
 </head>
 <body>
-<h1>${escape(appName)} dev mailbox</h1>
+<h1>${escapeHtml(appName)} dev mailbox</h1>
 <p>Every email the <code>stub</code> provider took in this process, newest first (the last ${messages.length === 1 ? 'one' : `${messages.length}`} kept).
 As JSON: <a href="mailbox/messages">mailbox/messages</a>, filtered with <code>?to=</code>.</p>
 ${body}

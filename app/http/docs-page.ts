@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { escapeHtml } from './html';
 
 /**
  * `/docs`: Swagger UI renders the reference from `/openapi.json` and sends requests from the page
@@ -58,9 +59,6 @@ export function docsAsset(name: DocsAsset): Promise<Buffer> {
   return content;
 }
 
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 /** Paths are relative, so the page works unchanged behind a proxy that mounts the API under a prefix. */
 export function renderDocsPage(title: string): string {
   return `<!doctype html>
@@ -68,7 +66,7 @@ export function renderDocsPage(title: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} API reference</title>
+<title>${escapeHtml(title)} API reference</title>
 <link rel="stylesheet" href="docs/swagger-ui.css">
 </head>
 <body>
