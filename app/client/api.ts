@@ -682,7 +682,7 @@ export interface paths {
         };
         /**
          * List the pending invitations of the caller's organization
-         * @description Invitations neither accepted, revoked nor expired, oldest first.
+         * @description Invitations that can be accepted, oldest first: neither accepted, revoked nor expired, and still vouched for by their inviter (one whose inviter was removed, suspended or demoted below the invited role is not listed, since accepting it is refused).
          *
          *     **Access:** `org_admin` or above (session cookie).
          */
