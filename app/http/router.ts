@@ -143,13 +143,14 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
         if (route.onUnauthenticated && error instanceof DomainError && error.code === 'UNAUTHORIZED') route.onUnauthenticated(ctx);
         throw error;
       }
+      // Known from here on, refused or not: the access log names the user a 403 was given to.
+      ctx.state.caller = caller;
       if (!satisfies(caller.role, route.access)) {
         throw new DomainError('ACCESS_DENIED', 'Your role does not allow this action', { required_role: route.access });
       }
       if (!caller.mfaSatisfied && !route.allowWithoutMfa) {
         throw new DomainError('MFA_REQUIRED', 'Your organization requires two-factor authentication: set it up first');
       }
-      ctx.state.caller = caller;
       if (route.rateLimit && rule && perUser) await consume(deps, route.rateLimit.bucket, `user:${caller.userId}`, rule);
     }
     const params = route.params ? parseOrThrow(route.params, ctx.params, 'path') : undefined;
