@@ -5,7 +5,7 @@ import { PostgresMfaRepository } from '../../adapters/postgres/postgres-mfa-repo
 import { PostgresMfaChallengeStore } from '../../adapters/postgres/postgres-mfa-challenge-store';
 import { OtpauthTotpVerifier } from '../../adapters/crypto/otpauth-totp-verifier';
 import { NodeRecoveryCodeGenerator } from '../../adapters/crypto/node-recovery-code-generator';
-import type { MfaDeps } from '../../core/mfa/mfa-ports';
+import type { MfaDeps } from '../../core/mfa/mfa-deps';
 import { SignInCompletion } from '../../core/mfa/sign-in-completion';
 import { SetupTotp } from '../../core/mfa/setup-totp.use-case';
 import { ConfirmTotp } from '../../core/mfa/confirm-totp.use-case';

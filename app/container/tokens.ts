@@ -25,7 +25,7 @@ import type { MfaChallengeStore } from '../../core/mfa/mfa-challenge-store.port'
 import type { SignInCompletion } from '../../core/mfa/sign-in-completion';
 import type { JobUseCases } from '../jobs/jobs';
 import type { Database } from '../../adapters/postgres/database';
-import type { AccountsSettings } from '../../core/accounts/accounts-ports';
+import type { AccountsSettings } from '../../core/accounts/accounts-deps';
 import type { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
 import type { Caller } from '../../core/accounts/caller';
 import type { PasswordHasher, TokenGenerator, TokenHasher } from '../../core/accounts/crypto.port';

@@ -1,5 +1,5 @@
 import { DomainError } from '../shared/domain-error';
-import type { AccountsDeps } from './accounts-ports';
+import type { AccountsDeps } from './accounts-deps';
 import type { Caller } from './caller';
 
 /** 43 base64url characters: the only shape a session token can have. */

@@ -1,5 +1,5 @@
 import { sendTokenEmail } from './account-emails';
-import type { AccountsDeps } from './accounts-ports';
+import type { AccountsDeps } from './accounts-deps';
 import { normalizeEmail } from './user';
 
 /**

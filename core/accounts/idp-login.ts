@@ -1,5 +1,5 @@
 import type { Logger } from '../shared/logger.port';
-import type { AccountsPorts, AccountsSettings } from './accounts-ports';
+import type { AccountsPorts, AccountsSettings } from './accounts-deps';
 import type { SignInCompletion } from '../mfa/sign-in-completion';
 import type { IdentityLinkRepository } from './identity-link-repository.port';
 import type { SecretBox } from './crypto.port';

@@ -1,4 +1,4 @@
-import type { OrganizationsPorts } from '../organizations/organizations-ports';
+import type { OrganizationsPorts } from '../organizations/organizations-deps';
 import { redeemInvitation } from '../organizations/redeem-invitation';
 import { DomainError } from '../shared/domain-error';
 import { IdpLoginFailure, type PendingInvitations } from './idp-login';

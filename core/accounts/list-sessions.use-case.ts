@@ -1,4 +1,4 @@
-import type { AccountsDeps } from './accounts-ports';
+import type { AccountsDeps } from './accounts-deps';
 import type { Caller } from './caller';
 import type { SessionSummary } from './session-store.port';
 

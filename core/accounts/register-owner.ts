@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/domain-error';
 import { sendTokenEmail } from './account-emails';
-import type { AccountsPorts, AccountsSettings } from './accounts-ports';
+import type { AccountsPorts, AccountsSettings } from './accounts-deps';
 import { assertValidPassword } from './password-policy';
 import { normalizeEmail } from './user';
 

@@ -1,4 +1,4 @@
-import type { AccountsSettings } from './accounts-ports';
+import type { AccountsSettings } from './accounts-deps';
 import type { VerifiedIdentity } from './identity-provider.port';
 import { IdpLoginFailure, type IdpLoginPorts } from './idp-login';
 import type { User } from './user';

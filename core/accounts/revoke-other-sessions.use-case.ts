@@ -1,4 +1,4 @@
-import type { AccountsDeps } from './accounts-ports';
+import type { AccountsDeps } from './accounts-deps';
 import type { Caller } from './caller';
 
 /** Ends every session of the caller except the one in use; returns how many. */

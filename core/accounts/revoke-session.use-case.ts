@@ -1,5 +1,5 @@
 import { resourceNotFound } from '../shared/domain-error';
-import type { AccountsDeps } from './accounts-ports';
+import type { AccountsDeps } from './accounts-deps';
 import type { Caller } from './caller';
 
 /**

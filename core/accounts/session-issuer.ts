@@ -1,4 +1,4 @@
-import { addSeconds, type AccountsPorts } from './accounts-ports';
+import { addSeconds, type AccountsPorts } from './accounts-deps';
 import type { SessionOrigin } from './session-store.port';
 
 export interface IssuedSession {

@@ -1,4 +1,4 @@
-import type { AccountsDeps } from './accounts-ports';
+import type { AccountsDeps } from './accounts-deps';
 import { registerOwner, type OwnerSignupInput } from './register-owner';
 
 export interface SignupOrganizationInput extends OwnerSignupInput {

@@ -1,5 +1,5 @@
 import { DomainError } from '../shared/domain-error';
-import type { AccountsPorts } from './accounts-ports';
+import type { AccountsPorts } from './accounts-deps';
 import type { Caller } from './caller';
 import { assertValidPassword } from './password-policy';
 

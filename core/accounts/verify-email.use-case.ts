@@ -1,5 +1,5 @@
 import { DomainError } from '../shared/domain-error';
-import type { AccountsPorts } from './accounts-ports';
+import type { AccountsPorts } from './accounts-deps';
 
 /** Consumes a verification token (single use, 24 h) and marks the email verified. */
 export class VerifyEmail {

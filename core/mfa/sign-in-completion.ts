@@ -1,8 +1,8 @@
 import type { IssuedSession } from '../accounts/session-issuer';
 import type { SessionOrigin } from '../accounts/session-store.port';
-import { addSeconds } from '../accounts/accounts-ports';
+import { addSeconds } from '../accounts/accounts-deps';
 import { DomainError } from '../shared/domain-error';
-import { CHALLENGE_TTL_SECONDS, type MfaDeps } from './mfa-ports';
+import { CHALLENGE_TTL_SECONDS, type MfaDeps } from './mfa-deps';
 
 export interface IssuedChallenge {
   /** The bearer secret of the challenge cookie; only its hash is stored. */

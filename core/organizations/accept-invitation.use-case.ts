@@ -1,5 +1,5 @@
 import { assertValidPassword } from '../accounts/password-policy';
-import type { OrganizationsPorts } from './organizations-ports';
+import type { OrganizationsPorts } from './organizations-deps';
 import { redeemInvitation, type RedeemedInvitation } from './redeem-invitation';
 
 export interface AcceptInvitationInput {

@@ -4,7 +4,7 @@ import type { User } from '../accounts/user';
 import { resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
 import { assertMayGrant, requireRole } from './membership-rules';
-import type { OrganizationsPorts } from './organizations-ports';
+import type { OrganizationsPorts } from './organizations-deps';
 
 /**
  * Changes a member's role in the caller's organization. Refused: granting above the caller's

@@ -6,7 +6,7 @@ import type { RateRule } from '../shared/rate-limiter.port';
 import type { Invitation } from './invitation';
 import { issueInvitation } from './issue-invitation';
 import { assertMayGrant, requireRole } from './membership-rules';
-import type { OrganizationsDeps } from './organizations-ports';
+import type { OrganizationsDeps } from './organizations-deps';
 
 /**
  * Any B2C signup is an org_admin, so invitations are open to anyone with a verified address:

@@ -3,7 +3,7 @@ import { normalizeEmail, type Organization } from '../accounts/user';
 import type { Invitation } from './invitation';
 import { issueInvitation } from './issue-invitation';
 import { requireRole } from './membership-rules';
-import type { OrganizationsDeps } from './organizations-ports';
+import type { OrganizationsDeps } from './organizations-deps';
 
 export interface CreateOrganizationInput {
   /** Already trimmed, 1..200 characters. */

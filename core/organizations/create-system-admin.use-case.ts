@@ -1,7 +1,7 @@
 import { isValidPassword, PASSWORD_MAX, PASSWORD_MIN } from '../accounts/password-policy';
 import { normalizeEmail } from '../accounts/user';
 import { DomainError } from '../shared/domain-error';
-import type { OrganizationsPorts } from './organizations-ports';
+import type { OrganizationsPorts } from './organizations-deps';
 
 export const SYSTEM_ORGANIZATION_NAME = 'System';
 

@@ -3,7 +3,7 @@ import type { RoleName } from '../accounts/role';
 import type { User } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { assertKeepsAdministrator, assertMayManage, isAdministrator } from './membership-rules';
-import type { OrganizationsPorts } from './organizations-ports';
+import type { OrganizationsPorts } from './organizations-deps';
 
 /**
  * The checks shared by a role change, a removal or suspension (`to: null`) and an activation

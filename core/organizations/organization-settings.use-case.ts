@@ -2,7 +2,7 @@ import type { Caller } from '../accounts/caller';
 import type { OrganizationSettings } from '../accounts/user';
 import { DomainError } from '../shared/domain-error';
 import { requireRole } from './membership-rules';
-import type { OrganizationsDeps } from './organizations-ports';
+import type { OrganizationsDeps } from './organizations-deps';
 
 const missing = () => new DomainError('UNAUTHORIZED', 'Authentication required');
 

@@ -2,7 +2,7 @@ import type { RoleName } from '../accounts/role';
 import { DomainError } from '../shared/domain-error';
 import type { Invitation } from './invitation';
 import { mayGrant } from './membership-rules';
-import type { OrganizationsPorts } from './organizations-ports';
+import type { OrganizationsPorts } from './organizations-deps';
 
 export interface RedeemInvitationInput {
   /** The hash of the token from the link (or of a pending invitation found another way). */

@@ -2,7 +2,7 @@ import type { Caller } from '../accounts/caller';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
 import { requireRole } from './membership-rules';
-import type { OrganizationsPorts } from './organizations-ports';
+import type { OrganizationsPorts } from './organizations-deps';
 
 /**
  * Removes a member of the caller's organization: deletes the user, their sessions (so they are

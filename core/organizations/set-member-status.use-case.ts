@@ -3,7 +3,7 @@ import type { AccountStatus, User } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
 import { requireRole } from './membership-rules';
-import type { OrganizationsDeps } from './organizations-ports';
+import type { OrganizationsDeps } from './organizations-deps';
 
 /**
  * Suspends or reactivates a member of the caller's organization. A suspended member cannot log

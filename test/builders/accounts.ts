@@ -6,7 +6,7 @@ import { InMemoryOneTimeTokenStore } from '../../adapters/in-memory/in-memory-on
 import { InMemoryEmailOutbox } from '../../adapters/in-memory/in-memory-email-outbox';
 import { NodeTokenGenerator } from '../../adapters/crypto/node-token-generator';
 import { Sha256TokenHasher } from '../../adapters/crypto/sha256-token-hasher';
-import type { AccountsDeps, AccountsPorts, AccountsSettings } from '../../core/accounts/accounts-ports';
+import type { AccountsDeps, AccountsPorts, AccountsSettings } from '../../core/accounts/accounts-deps';
 import type { PasswordHasher } from '../../core/accounts/crypto.port';
 import type { RoleName } from '../../core/accounts/role';
 import type { User } from '../../core/accounts/user';
@@ -20,7 +20,7 @@ import { OtpauthTotpVerifier } from '../../adapters/crypto/otpauth-totp-verifier
 import { AesGcmAtRestEncryption } from '../../adapters/crypto/aes-gcm-at-rest-encryption';
 import { NodeRecoveryCodeGenerator } from '../../adapters/crypto/node-recovery-code-generator';
 import { LoginThrottle } from '../../core/accounts/login-throttle';
-import type { MfaDeps } from '../../core/mfa/mfa-ports';
+import type { MfaDeps } from '../../core/mfa/mfa-deps';
 import { SessionActivity } from '../../core/accounts/session-activity';
 import { recordingLogger } from '../support/recording-logger';
 import { SignInCompletion } from '../../core/mfa/sign-in-completion';

@@ -4,7 +4,7 @@ import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { InMemoryIdentityLinkRepository } from '../../adapters/in-memory/in-memory-identity-link-repository';
 import { InMemoryIdpLoginFlowStore } from '../../adapters/in-memory/in-memory-idp-login-flow-store';
 import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory-invitation-repository';
-import type { AccountsSettings } from '../../core/accounts/accounts-ports';
+import type { AccountsSettings } from '../../core/accounts/accounts-deps';
 import type { PasswordHasher } from '../../core/accounts/crypto.port';
 import { CompleteIdpLogin, type CompleteIdpLoginInput } from '../../core/accounts/complete-idp-login.use-case';
 import type { IdpLoginDeps, IdpLoginPorts } from '../../core/accounts/idp-login';

@@ -6,7 +6,7 @@ import { AuthenticateSession } from '../../core/accounts/authenticate-session.us
 import type { Caller } from '../../core/accounts/caller';
 import type { RoleName } from '../../core/accounts/role';
 import type { User } from '../../core/accounts/user';
-import type { OrganizationsDeps, OrganizationsPorts } from '../../core/organizations/organizations-ports';
+import type { OrganizationsDeps, OrganizationsPorts } from '../../core/organizations/organizations-deps';
 import { accountsHarness, type AccountsHarness } from './accounts';
 
 export interface OrganizationsHarness extends AccountsHarness {

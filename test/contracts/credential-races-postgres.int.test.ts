@@ -9,7 +9,7 @@ import { PostgresUserRepository } from '../../adapters/postgres/postgres-user-re
 import { PostgresMfaChallengeStore } from '../../adapters/postgres/postgres-mfa-challenge-store';
 import { PostgresMfaRepository } from '../../adapters/postgres/postgres-mfa-repository';
 import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
-import type { AccountsDeps, AccountsPorts, AccountsSettings } from '../../core/accounts/accounts-ports';
+import type { AccountsDeps, AccountsPorts, AccountsSettings } from '../../core/accounts/accounts-deps';
 import { LoginThrottle } from '../../core/accounts/login-throttle';
 import { SessionActivity } from '../../core/accounts/session-activity';
 import { SessionIssuer } from '../../core/accounts/session-issuer';

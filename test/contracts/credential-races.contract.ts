@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccountsDeps } from '../../core/accounts/accounts-ports';
+import type { AccountsDeps } from '../../core/accounts/accounts-deps';
 import type { SignInOutcome } from '../../core/mfa/sign-in-completion';
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
 import { ForgotPassword } from '../../core/accounts/forgot-password.use-case';
