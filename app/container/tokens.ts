@@ -27,7 +27,7 @@ import type { JobUseCases } from '../jobs/jobs';
 import type { Database } from '../../adapters/postgres/database';
 import type { AccountsSettings } from '../../core/accounts/accounts-deps';
 import type { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
-import type { Caller } from '../../core/accounts/caller';
+import type { Caller } from '../../core/access/caller';
 import type { PasswordHasher, TokenGenerator, TokenHasher } from '../../core/accounts/crypto.port';
 import type { IdentityLinkRepository } from '../../core/accounts/identity-link-repository.port';
 import type { IdentityProvider } from '../../core/accounts/identity-provider.port';

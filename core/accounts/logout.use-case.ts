@@ -1,4 +1,4 @@
-import type { Caller } from './caller';
+import type { Caller } from '../access/caller';
 import type { SessionStore } from './session-store.port';
 
 /** Revokes the caller's current session (the cookie is cleared by the HTTP layer). */

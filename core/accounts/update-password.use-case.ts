@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/domain-error';
 import type { AccountsPorts } from './accounts-deps';
-import type { Caller } from './caller';
+import type { Caller } from '../access/caller';
 import { assertValidPassword } from './password-policy';
 
 /**

@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { DomainError } from '../shared/domain-error';
 import { totpSecretContext, TOTP_WINDOW, type MfaDeps } from './mfa-deps';
 import { normalizeRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes';

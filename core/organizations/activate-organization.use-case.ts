@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { OrganizationRepository } from '../accounts/organization-repository.port';
 import type { Organization } from '../accounts/user';
 import { setOrganizationStatus } from './organization-status';

@@ -1,9 +1,10 @@
-import type { Caller } from '../accounts/caller';
-import type { RoleName } from '../accounts/role';
+import type { Caller } from '../access/caller';
+import type { RoleName } from '../access/role';
 import type { User } from '../accounts/user';
 import { resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
-import { assertMayGrant, requireRole } from './membership-rules';
+import { requireRole } from '../access/require-role';
+import { assertMayGrant } from './membership-rules';
 import type { OrganizationsPorts } from './organizations-deps';
 
 /**

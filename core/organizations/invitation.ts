@@ -1,4 +1,4 @@
-import type { RoleName } from '../accounts/role';
+import type { RoleName } from '../access/role';
 
 /** An invitation link works for 7 days, once. */
 export const INVITATION_TTL_SECONDS = 7 * 24 * 3600;

@@ -1,5 +1,5 @@
 import { addSeconds } from '../accounts/accounts-deps';
-import type { RoleName } from '../accounts/role';
+import type { RoleName } from '../access/role';
 import type { Organization } from '../accounts/user';
 import { invitationEmail } from '../email/templates';
 import { DomainError } from '../shared/domain-error';

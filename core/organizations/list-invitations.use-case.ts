@@ -1,9 +1,9 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { Clock } from '../shared/clock.port';
 import { readPage, type Page, type PageRequest } from '../shared/list-page';
 import type { Invitation } from './invitation';
 import type { InvitationRepository } from './invitation-repository.port';
-import { requireRole } from './membership-rules';
+import { requireRole } from '../access/require-role';
 
 /** The caller's organization's pending invitations (not accepted, not revoked, not expired), oldest first, a page at a time when asked. */
 export class ListInvitations {

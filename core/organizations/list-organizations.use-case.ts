@@ -1,8 +1,8 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { OrganizationRepository } from '../accounts/organization-repository.port';
 import type { Organization } from '../accounts/user';
 import { readPage, type Page, type PageRequest } from '../shared/list-page';
-import { requireRole } from './membership-rules';
+import { requireRole } from '../access/require-role';
 
 /** Every organization, oldest first, a page at a time when asked: a sys_admin's view. */
 export class ListOrganizations {

@@ -1,5 +1,5 @@
-import type { Caller } from '../accounts/caller';
-import type { RoleName } from '../accounts/role';
+import type { Caller } from '../access/caller';
+import type { RoleName } from '../access/role';
 import type { User } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { assertKeepsAdministrator, assertMayManage, isAdministrator } from './membership-rules';

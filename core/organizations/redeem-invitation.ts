@@ -1,4 +1,4 @@
-import type { RoleName } from '../accounts/role';
+import type { RoleName } from '../access/role';
 import { DomainError } from '../shared/domain-error';
 import type { Invitation } from './invitation';
 import { mayGrant } from './membership-rules';

@@ -1,7 +1,7 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
-import { requireRole } from './membership-rules';
+import { requireRole } from '../access/require-role';
 import type { OrganizationsPorts } from './organizations-deps';
 
 /**

@@ -1,8 +1,8 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { Clock } from '../shared/clock.port';
 import { resourceNotFound } from '../shared/domain-error';
 import type { InvitationRepository } from './invitation-repository.port';
-import { requireRole } from './membership-rules';
+import { requireRole } from '../access/require-role';
 
 /**
  * Revokes a pending invitation of the caller's organization; its link stops working. Anything

@@ -1,8 +1,8 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { AccountStatus, User } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
-import { requireRole } from './membership-rules';
+import { requireRole } from '../access/require-role';
 import type { OrganizationsDeps } from './organizations-deps';
 
 /**

@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { SubscriptionStatus } from '../billing/subscription';
 import { EffectivePlanResolver } from './effective-plan';
 import { FEATURE_CATALOGUE, FEATURE_KEYS, type FeatureKey, type FeatureKind, type MeteredFeatureKey } from './feature-catalogue';

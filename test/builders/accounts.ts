@@ -8,7 +8,7 @@ import { NodeTokenGenerator } from '../../adapters/crypto/node-token-generator';
 import { Sha256TokenHasher } from '../../adapters/crypto/sha256-token-hasher';
 import type { AccountsDeps, AccountsPorts, AccountsSettings } from '../../core/accounts/accounts-deps';
 import type { PasswordHasher } from '../../core/accounts/crypto.port';
-import type { RoleName } from '../../core/accounts/role';
+import type { RoleName } from '../../core/access/role';
 import type { User } from '../../core/accounts/user';
 import { SessionIssuer } from '../../core/accounts/session-issuer';
 import { Login, type LoginInput } from '../../core/accounts/login.use-case';

@@ -9,7 +9,7 @@ import type { PasswordHasher } from '../../core/accounts/crypto.port';
 import { CompleteIdpLogin, type CompleteIdpLoginInput } from '../../core/accounts/complete-idp-login.use-case';
 import type { IdpLoginDeps, IdpLoginPorts } from '../../core/accounts/idp-login';
 import { IdpPendingInvitations } from '../../core/accounts/idp-pending-invitations';
-import type { RoleName } from '../../core/accounts/role';
+import type { RoleName } from '../../core/access/role';
 import { StartIdpLogin, type StartedIdpLogin } from '../../core/accounts/start-idp-login.use-case';
 import { FakeIdentityProvider } from '../fakes/fake-identity-provider';
 import { accountsHarness } from './accounts';
