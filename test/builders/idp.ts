@@ -8,7 +8,7 @@ import type { AccountsSettings } from '../../core/accounts/accounts-deps';
 import type { PasswordHasher } from '../../core/accounts/crypto.port';
 import { CompleteIdpLogin, type CompleteIdpLoginInput } from '../../core/accounts/complete-idp-login.use-case';
 import type { IdpLoginDeps, IdpLoginPorts } from '../../core/accounts/idp-login';
-import { IdpPendingInvitations } from '../../core/accounts/idp-pending-invitations';
+import { IdpPendingInvitations } from '../../core/organizations/idp-pending-invitations';
 import type { RoleName } from '../../core/access/role';
 import { StartIdpLogin, type StartedIdpLogin } from '../../core/accounts/start-idp-login.use-case';
 import { FakeIdentityProvider } from '../fakes/fake-identity-provider';
