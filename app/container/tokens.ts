@@ -57,7 +57,7 @@ import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
 import type { AiCapacity } from '../../core/ai/ai-capacity.port';
 import type { AiDeps } from '../../core/ai/ai-deps';
-import type { CreditLedger } from '../../core/ai/credit-ledger.port';
+import type { CreditLedger } from '../../core/billing/credit-ledger.port';
 import type { OverageReportStore } from '../../core/ai/overage-report.port';
 import type { SystemSettingsRepository } from '../../core/ai/system-settings.port';
 import type { ReleaseExpiredReservations } from '../../core/ai/release-expired-reservations.use-case';
