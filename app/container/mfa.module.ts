@@ -6,7 +6,7 @@ import { PostgresMfaChallengeStore } from '../../adapters/postgres/postgres-mfa-
 import { OtpauthTotpVerifier } from '../../adapters/crypto/otpauth-totp-verifier';
 import { NodeRecoveryCodeGenerator } from '../../adapters/crypto/node-recovery-code-generator';
 import type { MfaDeps } from '../../core/mfa/mfa-deps';
-import { SignInCompletion } from '../../core/mfa/sign-in-completion';
+import { MfaSignInCompletion } from '../../core/mfa/sign-in-completion';
 import { SetupTotp } from '../../core/mfa/setup-totp.use-case';
 import { ConfirmTotp } from '../../core/mfa/confirm-totp.use-case';
 import { DisableTotp } from '../../core/mfa/disable-totp.use-case';
@@ -42,7 +42,7 @@ export function mfaModule(): ContainerModule {
       sessionIssuer: ctx.get(TOKENS.SessionIssuer),
       loginThrottle: ctx.get(TOKENS.LoginThrottle),
     });
-    bind(TOKENS.SignInCompletion).toDynamicValue((ctx) => new SignInCompletion(deps(ctx)));
+    bind(TOKENS.SignInCompletion).toDynamicValue((ctx) => new MfaSignInCompletion(deps(ctx)));
 
     bind(TOKENS.MfaUseCases).toDynamicValue((ctx) => {
       const mfa = deps(ctx);

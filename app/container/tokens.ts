@@ -22,7 +22,7 @@ import type { AtRestEncryption } from '../../core/shared/at-rest-encryption.port
 import type { TotpVerifier } from '../../core/mfa/totp-verifier.port';
 import type { MfaRepository } from '../../core/mfa/mfa-repository.port';
 import type { MfaChallengeStore } from '../../core/mfa/mfa-challenge-store.port';
-import type { SignInCompletion } from '../../core/mfa/sign-in-completion';
+import type { SignInCompletion } from '../../core/accounts/sign-in-completion.port';
 import type { JobUseCases } from '../jobs/jobs';
 import type { Database } from '../../adapters/postgres/database';
 import type { AccountsSettings } from '../../core/accounts/accounts-deps';
@@ -48,7 +48,7 @@ import type { JobRunLedger } from '../../core/jobs/job-run-ledger.port';
 import type { CreateSystemAdmin } from '../../core/organizations/create-system-admin.use-case';
 import type { InvitationRepository } from '../../core/organizations/invitation-repository.port';
 import type { NoteRepository } from '../../core/notes/note-repository.port';
-import type { MeteredUsageReaders } from '../../core/plans/get-current-plan.use-case';
+import type { MeteredUsageReaders } from '../../core/plans/plans-deps';
 import type { PlanRepository } from '../../core/plans/plan-repository.port';
 import type { LimitQuota } from '../../core/plans/quota';
 import type { ProjectRepository } from '../../core/projects/project-repository.port';

@@ -1,5 +1,6 @@
 import { passwordResetEmail, verificationEmail } from '../email/templates';
-import { addSeconds, RESET_PASSWORD_TTL_SECONDS, VERIFY_EMAIL_TTL_SECONDS, type AccountsPorts, type AccountsSettings } from './accounts-deps';
+import { addSeconds } from '../shared/clock.port';
+import { RESET_PASSWORD_TTL_SECONDS, VERIFY_EMAIL_TTL_SECONDS, type AccountsPorts, type AccountsSettings } from './accounts-deps';
 import type { TokenPurpose } from './one-time-token-store.port';
 import type { User } from './user';
 

@@ -10,7 +10,7 @@ import type { SessionIssuer } from './session-issuer';
 import type { RateLimiter } from '../shared/rate-limiter.port';
 import type { SessionActivity } from './session-activity';
 import type { LoginThrottle } from './login-throttle';
-import type { SignInCompletion } from '../mfa/sign-in-completion';
+import type { SignInCompletion } from './sign-in-completion.port';
 
 /** Every port the accounts use cases draw on; each use case takes the `Pick` it needs. */
 export interface AccountsPorts {
@@ -52,5 +52,3 @@ export interface AccountsSettings {
 
 export const VERIFY_EMAIL_TTL_SECONDS = 24 * 3600;
 export const RESET_PASSWORD_TTL_SECONDS = 3600;
-
-export const addSeconds = (date: Date, seconds: number): Date => new Date(date.getTime() + seconds * 1000);

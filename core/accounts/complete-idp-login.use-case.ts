@@ -5,7 +5,7 @@ import { IdpLoginFailure, type IdpFailureReason, type IdpLoginDeps } from './idp
 import { resolveIdpAccount, type IdpAccountOutcome } from './resolve-idp-account';
 import type { IssuedSession } from './session-issuer';
 import type { SessionOrigin } from './session-store.port';
-import type { IssuedChallenge } from '../mfa/sign-in-completion';
+import type { IssuedChallenge } from './sign-in-completion.port';
 
 export interface CompleteIdpLoginInput {
   /** The callback URL as received; the provider adapter reads its query. */

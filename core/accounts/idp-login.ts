@@ -1,6 +1,6 @@
 import type { Logger } from '../shared/logger.port';
 import type { AccountsPorts, AccountsSettings } from './accounts-deps';
-import type { SignInCompletion } from '../mfa/sign-in-completion';
+import type { SignInCompletion } from './sign-in-completion.port';
 import type { IdentityLinkRepository } from './identity-link-repository.port';
 import type { SecretBox } from './crypto.port';
 import type { IdentityProvider } from './identity-provider.port';

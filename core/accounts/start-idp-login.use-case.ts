@@ -1,5 +1,5 @@
 import { serviceUnavailable } from '../shared/domain-error';
-import { addSeconds } from './accounts-deps';
+import { addSeconds } from '../shared/clock.port';
 import { IdentityProviderError, type AuthorizationRequest } from './identity-provider.port';
 import { IDP_STATE_TTL_SECONDS, type IdpLoginDeps } from './idp-login';
 

@@ -1,4 +1,4 @@
-import { addSeconds } from '../accounts/accounts-deps';
+import { addSeconds } from '../shared/clock.port';
 import type { RoleName } from '../access/role';
 import type { Organization } from '../accounts/user';
 import { invitationEmail } from '../email/templates';

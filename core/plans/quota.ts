@@ -3,12 +3,6 @@ import { EffectivePlanResolver } from './effective-plan';
 import type { FeatureKey, LimitFeatureKey } from './feature-catalogue';
 import type { PlansDeps } from './plans-deps';
 
-/** How many records a `limit` feature counts, live, in one organization. */
-export type LiveCounter = (organizationId: number) => Promise<number>;
-
-/** One live counter per `limit` feature: adding a `limit` to the catalogue fails to compile until its counter exists. */
-export type LiveCounters = Record<LimitFeatureKey, LiveCounter>;
-
 export const quotaExceeded = (feature: FeatureKey, limit: number) =>
   new DomainError('QUOTA_EXCEEDED', 'Your plan does not allow more of this', { feature_key: feature, limit });
 

@@ -23,7 +23,7 @@ import { LoginThrottle } from '../../core/accounts/login-throttle';
 import type { MfaDeps } from '../../core/mfa/mfa-deps';
 import { SessionActivity } from '../../core/accounts/session-activity';
 import { recordingLogger } from '../support/recording-logger';
-import { SignInCompletion } from '../../core/mfa/sign-in-completion';
+import { MfaSignInCompletion } from '../../core/mfa/sign-in-completion';
 import { randomBytes } from 'node:crypto';
 
 /**
@@ -55,7 +55,7 @@ export interface AccountsHarness {
   totp: OtpauthTotpVerifier;
   rateLimiter: BoundedMemoryRateLimiter;
   throttle: LoginThrottle;
-  signInCompletion: SignInCompletion;
+  signInCompletion: MfaSignInCompletion;
   settings: AccountsSettings;
   clock: FakeClock;
   store: InMemoryStore;
@@ -104,7 +104,7 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}, passw
     sessionIssuer: issuer,
     loginThrottle: throttle,
   };
-  const signInCompletion = new SignInCompletion(mfaDeps);
+  const signInCompletion = new MfaSignInCompletion(mfaDeps);
   const deps: AccountsDeps = {
     ...ports,
     settings,

@@ -13,7 +13,7 @@ import type { AccountsDeps, AccountsPorts, AccountsSettings } from '../../core/a
 import { LoginThrottle } from '../../core/accounts/login-throttle';
 import { SessionActivity } from '../../core/accounts/session-activity';
 import { SessionIssuer } from '../../core/accounts/session-issuer';
-import { SignInCompletion } from '../../core/mfa/sign-in-completion';
+import { MfaSignInCompletion } from '../../core/mfa/sign-in-completion';
 import { GatedPasswordHasher } from '../builders/gated-hasher';
 import { recordingLogger } from '../support/recording-logger';
 import { FakeClock } from '../support/fake-clock';
@@ -57,7 +57,7 @@ describe.skipIf(!postgres)('credential races on PostgreSQL', () => {
       sessionIssuer,
       sessionActivity: new SessionActivity({ sessions: ports.sessions, clock, logger: recordingLogger() }),
       loginThrottle: new LoginThrottle(ports),
-      signInCompletion: new SignInCompletion({
+      signInCompletion: new MfaSignInCompletion({
         ...ports,
         mfa: new PostgresMfaRepository(database),
         challenges: new PostgresMfaChallengeStore(database),
