@@ -28,6 +28,8 @@ import type { Database } from '../../adapters/postgres/database';
 import type { AccountsSettings } from '../../core/accounts/accounts-deps';
 import type { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
 import type { Caller } from '../../core/access/caller';
+import type { Entitlements } from '../../core/access/entitlements.port';
+import type { LimitFeatureKey } from '../../core/plans/feature-catalogue';
 import type { PasswordHasher, TokenGenerator, TokenHasher } from '../../core/accounts/crypto.port';
 import type { IdentityLinkRepository } from '../../core/accounts/identity-link-repository.port';
 import type { IdentityProvider } from '../../core/accounts/identity-provider.port';
@@ -50,7 +52,6 @@ import type { InvitationRepository } from '../../core/organizations/invitation-r
 import type { NoteRepository } from '../../core/notes/note-repository.port';
 import type { MeteredUsageReaders } from '../../core/plans/plans-deps';
 import type { PlanRepository } from '../../core/plans/plan-repository.port';
-import type { LimitQuota } from '../../core/plans/quota';
 import type { ProjectRepository } from '../../core/projects/project-repository.port';
 import type { Clock } from '../../core/shared/clock.port';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
@@ -142,7 +143,7 @@ export const TOKENS = {
   /** Use within a period per `metered` feature. */
   MeteredUsageReaders: token<MeteredUsageReaders>('MeteredUsageReaders'),
   /** Applies a plan's `limit` features to creates; used by every context whose records a plan limits. */
-  LimitQuota: token<LimitQuota>('LimitQuota'),
+  Entitlements: token<Entitlements<LimitFeatureKey>>('Entitlements'),
   PlanUseCases: token<PlanUseCases>('PlanUseCases'),
   // notes
   NoteRepository: token<NoteRepository>('NoteRepository'),
