@@ -14,8 +14,11 @@ const TEMPLATES = {
  * enqueues the email carrying it. Must run inside the caller's transaction, so the token and
  * its email commit together.
  */
+/** The ports sendTokenEmail uses. */
+export type TokenEmailPorts = Pick<AccountsPorts, 'tokens' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox'>;
+
 export async function sendTokenEmail(
-  ports: Pick<AccountsPorts, 'tokens' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox'>,
+  ports: TokenEmailPorts,
   settings: Pick<AccountsSettings, 'appName' | 'baseWebUrl'>,
   user: Pick<User, 'id' | 'email'>,
   purpose: TokenPurpose,

@@ -1,3 +1,4 @@
+import type { AccountsDeps } from './accounts-deps';
 import { DomainError } from '../shared/domain-error';
 import type { AccountsPorts } from './accounts-deps';
 import type { Caller } from '../access/caller';
@@ -9,7 +10,7 @@ export interface CurrentUser {
 }
 
 export class GetCurrentUser {
-  constructor(private readonly deps: Pick<AccountsPorts, 'users' | 'organizations'>) {}
+  constructor(private readonly deps: Pick<AccountsDeps, 'users' | 'organizations'>) {}
 
   async execute(caller: Caller): Promise<CurrentUser> {
     const user = await this.deps.users.findById(caller.userId);

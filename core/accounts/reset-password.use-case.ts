@@ -1,3 +1,4 @@
+import type { AccountsDeps } from './accounts-deps';
 import { DomainError } from '../shared/domain-error';
 import type { AccountsPorts } from './accounts-deps';
 import { assertValidPassword } from './password-policy';
@@ -9,7 +10,7 @@ import { assertValidPassword } from './password-policy';
  */
 export class ResetPassword {
   constructor(
-    private readonly deps: Pick<AccountsPorts, 'tokens' | 'tokenHasher' | 'users' | 'sessions' | 'passwordHasher' | 'clock' | 'unitOfWork'>,
+    private readonly deps: Pick<AccountsDeps, 'tokens' | 'tokenHasher' | 'users' | 'sessions' | 'passwordHasher' | 'clock' | 'unitOfWork'>,
   ) {}
 
   async execute(input: { token: string; newPassword: string }): Promise<void> {

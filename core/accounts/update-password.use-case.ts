@@ -1,3 +1,4 @@
+import type { AccountsDeps } from './accounts-deps';
 import { DomainError } from '../shared/domain-error';
 import type { AccountsPorts } from './accounts-deps';
 import type { Caller } from '../access/caller';
@@ -12,7 +13,7 @@ import { assertValidPassword } from './password-policy';
  * and must use the reset flow to set one.
  */
 export class UpdatePassword {
-  constructor(private readonly deps: Pick<AccountsPorts, 'users' | 'sessions' | 'tokens' | 'passwordHasher' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<AccountsDeps, 'users' | 'sessions' | 'tokens' | 'passwordHasher' | 'unitOfWork'>) {}
 
   async execute(caller: Caller, input: { currentPassword: string; newPassword: string }): Promise<void> {
     assertValidPassword(input.newPassword, 'newPassword');

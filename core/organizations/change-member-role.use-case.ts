@@ -1,3 +1,4 @@
+import type { OrganizationsDeps } from './organizations-deps';
 import type { Caller } from '../access/caller';
 import type { RoleName } from '../access/role';
 import type { User } from '../accounts/user';
@@ -14,7 +15,7 @@ import type { OrganizationsPorts } from './organizations-deps';
  * member's open sessions at once: authentication reads it on every request.
  */
 export class ChangeMemberRole {
-  constructor(private readonly deps: Pick<OrganizationsPorts, 'users' | 'organizations' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'users' | 'organizations' | 'unitOfWork'>) {}
 
   async execute(caller: Caller, input: { userId: number; role: RoleName }): Promise<User> {
     requireRole(caller, 'org_admin');

@@ -1,3 +1,4 @@
+import type { OrganizationsDeps } from './organizations-deps';
 import type { Caller } from '../access/caller';
 import type { Clock } from '../shared/clock.port';
 import { readPage, type Page, type PageRequest } from '../shared/list-page';
@@ -7,7 +8,7 @@ import { requireRole } from '../access/require-role';
 
 /** The caller's organization's pending invitations (not accepted, not revoked, not expired), oldest first, a page at a time when asked. */
 export class ListInvitations {
-  constructor(private readonly deps: { invitations: InvitationRepository; clock: Clock }) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'invitations' | 'clock'>) {}
 
   async execute(caller: Caller, page: PageRequest = {}): Promise<Page<Invitation>> {
     requireRole(caller, 'org_admin');

@@ -1,3 +1,4 @@
+import type { OrganizationsDeps } from './organizations-deps';
 import type { Caller } from '../access/caller';
 import type { User } from '../accounts/user';
 import type { UserRepository } from '../accounts/user-repository.port';
@@ -6,7 +7,7 @@ import { requireRole } from '../access/require-role';
 
 /** The members of the caller's organization (never another's), in joining order, a page at a time when asked. */
 export class ListMembers {
-  constructor(private readonly deps: { users: UserRepository }) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'users'>) {}
 
   async execute(caller: Caller, page: PageRequest = {}): Promise<Page<User>> {
     requireRole(caller, 'org_admin');

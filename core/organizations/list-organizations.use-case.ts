@@ -1,3 +1,4 @@
+import type { OrganizationsDeps } from './organizations-deps';
 import type { Caller } from '../access/caller';
 import type { OrganizationRepository } from '../accounts/organization-repository.port';
 import type { Organization } from '../accounts/user';
@@ -6,7 +7,7 @@ import { requireRole } from '../access/require-role';
 
 /** Every organization, oldest first, a page at a time when asked: a sys_admin's view. */
 export class ListOrganizations {
-  constructor(private readonly deps: { organizations: OrganizationRepository }) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'organizations'>) {}
 
   async execute(caller: Caller, page: PageRequest = {}): Promise<Page<Organization>> {
     requireRole(caller, 'sys_admin');

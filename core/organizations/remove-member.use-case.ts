@@ -1,3 +1,4 @@
+import type { OrganizationsDeps } from './organizations-deps';
 import type { Caller } from '../access/caller';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
@@ -10,7 +11,7 @@ import type { OrganizationsPorts } from './organizations-deps';
  * member ranked above them, nor the last administrator.
  */
 export class RemoveMember {
-  constructor(private readonly deps: Pick<OrganizationsPorts, 'users' | 'organizations' | 'sessions' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'users' | 'organizations' | 'sessions' | 'unitOfWork'>) {}
 
   async execute(caller: Caller, input: { userId: number }): Promise<void> {
     requireRole(caller, 'org_admin');

@@ -1,3 +1,4 @@
+import type { OrganizationsDeps } from './organizations-deps';
 import type { Caller } from '../access/caller';
 import type { Clock } from '../shared/clock.port';
 import { resourceNotFound } from '../shared/domain-error';
@@ -9,7 +10,7 @@ import { requireRole } from '../access/require-role';
  * else (unknown, another organization's, already accepted, revoked or expired) is RESOURCE_NOT_FOUND.
  */
 export class RevokeInvitation {
-  constructor(private readonly deps: { invitations: InvitationRepository; clock: Clock }) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'invitations' | 'clock'>) {}
 
   async execute(caller: Caller, input: { invitationId: number }): Promise<void> {
     requireRole(caller, 'org_admin');
