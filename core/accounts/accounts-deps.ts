@@ -1,7 +1,13 @@
 import type { Clock } from '../shared/clock.port';
 import type { UnitOfWork } from '../shared/unit-of-work.port';
 import type { EmailOutbox } from '../email/email-outbox.port';
-import type { PasswordHasher, TokenGenerator, TokenHasher } from './crypto.port';
+import type { Logger } from '../shared/logger.port';
+import type { PasswordHasher, SecretBox, TokenGenerator, TokenHasher } from './crypto.port';
+import type { IdentityLinkRepository } from './identity-link-repository.port';
+import type { IdentityProvider } from './identity-provider.port';
+import type { PendingInvitations } from './idp-login';
+import type { IdpLoginFlowStore } from './idp-login-flow-store.port';
+import type { StateSigner } from './state-signer.port';
 import type { OneTimeTokenStore } from './one-time-token-store.port';
 import type { OrganizationRepository } from './organization-repository.port';
 import type { SessionStore } from './session-store.port';
@@ -48,6 +54,26 @@ export interface AccountsSettings {
   sessionMaxAgeSeconds: number;
   appName: string;
   baseWebUrl: string;
+}
+
+export interface IdpLoginPorts
+  extends Pick<AccountsPorts, 'users' | 'organizations' | 'sessions' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'unitOfWork'> {
+  provider: IdentityProvider;
+  stateSigner: StateSigner;
+  flows: IdpLoginFlowStore;
+  links: IdentityLinkRepository;
+  /** Seals the PKCE verifier and the nonce under the flow key, which only the signed state carries. */
+  secretBox: SecretBox;
+  /** Absent: in B2B every unknown email is refused. */
+  invitations?: PendingInvitations;
+}
+
+/** What the identity-provider use cases are built from; each takes the `Pick` it needs as its one `deps`. */
+export interface IdpLoginDeps extends IdpLoginPorts {
+  settings: Pick<AccountsSettings, 'mode'>;
+  /** A session, or a second-factor challenge for a user with MFA. */
+  signInCompletion: SignInCompletion;
+  logger: Logger;
 }
 
 export const VERIFY_EMAIL_TTL_SECONDS = 24 * 3600;

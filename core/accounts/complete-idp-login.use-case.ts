@@ -1,7 +1,8 @@
 import { constantTimeEqual } from '../shared/constant-time-equal';
 import { IdentityProviderError, type VerifiedIdentity } from './identity-provider.port';
 import type { IdpLoginFlow } from './idp-login-flow-store.port';
-import { IdpLoginFailure, type IdpFailureReason, type IdpLoginDeps } from './idp-login';
+import type { IdpLoginDeps, IdpLoginPorts } from './accounts-deps';
+import { IdpLoginFailure, type IdpFailureReason } from './idp-login';
 import { resolveIdpAccount, type IdpAccountOutcome } from './resolve-idp-account';
 import type { IssuedSession } from './session-issuer';
 import type { SessionOrigin } from './session-store.port';
@@ -39,7 +40,7 @@ export type CompleteIdpLoginResult =
  * resolution and a new session in one transaction.
  */
 export class CompleteIdpLogin {
-  constructor(private readonly deps: Omit<IdpLoginDeps, 'logger'>) {}
+  constructor(private readonly deps: Pick<IdpLoginDeps, keyof IdpLoginPorts | 'settings' | 'signInCompletion'>) {}
 
   async execute(input: CompleteIdpLoginInput): Promise<CompleteIdpLoginResult> {
     try {

@@ -1,6 +1,5 @@
 import type { AccountsDeps } from './accounts-deps';
 import type { Caller } from '../access/caller';
-import type { SessionStore } from './session-store.port';
 
 /** Revokes the caller's current session (the cookie is cleared by the HTTP layer). */
 export class Logout {

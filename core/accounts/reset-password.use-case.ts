@@ -1,6 +1,5 @@
 import type { AccountsDeps } from './accounts-deps';
 import { DomainError } from '../shared/domain-error';
-import type { AccountsPorts } from './accounts-deps';
 import { assertValidPassword } from './password-policy';
 
 /**

@@ -1,6 +1,5 @@
 import type { AccountsDeps } from './accounts-deps';
 import { DomainError } from '../shared/domain-error';
-import type { AccountsPorts } from './accounts-deps';
 
 /** Consumes a verification token (single use, 24 h) and marks the email verified. */
 export class VerifyEmail {

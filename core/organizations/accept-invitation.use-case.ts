@@ -1,6 +1,5 @@
 import type { OrganizationsDeps } from './organizations-deps';
 import { assertValidPassword } from '../accounts/password-policy';
-import type { OrganizationsPorts } from './organizations-deps';
 import { redeemInvitation, type RedeemedInvitation } from './redeem-invitation';
 
 export interface AcceptInvitationInput {

@@ -6,7 +6,6 @@ import { resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
 import { requireRole } from '../access/require-role';
 import { assertMayGrant } from './membership-rules';
-import type { OrganizationsPorts } from './organizations-deps';
 
 /**
  * Changes a member's role in the caller's organization. Refused: granting above the caller's

@@ -2,7 +2,6 @@ import type { OrganizationsDeps } from './organizations-deps';
 import { isValidPassword, PASSWORD_MAX, PASSWORD_MIN } from '../accounts/password-policy';
 import { normalizeEmail } from '../accounts/user';
 import { DomainError } from '../shared/domain-error';
-import type { OrganizationsPorts } from './organizations-deps';
 
 export const SYSTEM_ORGANIZATION_NAME = 'System';
 

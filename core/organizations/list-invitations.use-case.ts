@@ -1,9 +1,7 @@
 import type { OrganizationsDeps } from './organizations-deps';
 import type { Caller } from '../access/caller';
-import type { Clock } from '../shared/clock.port';
 import { readPage, type Page, type PageRequest } from '../shared/list-page';
 import type { Invitation } from './invitation';
-import type { InvitationRepository } from './invitation-repository.port';
 import { requireRole } from '../access/require-role';
 
 /** The caller's organization's pending invitations (not accepted, not revoked, not expired), oldest first, a page at a time when asked. */

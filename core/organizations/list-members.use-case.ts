@@ -1,7 +1,6 @@
 import type { OrganizationsDeps } from './organizations-deps';
 import type { Caller } from '../access/caller';
 import type { User } from '../accounts/user';
-import type { UserRepository } from '../accounts/user-repository.port';
 import { readPage, type Page, type PageRequest } from '../shared/list-page';
 import { requireRole } from '../access/require-role';
 

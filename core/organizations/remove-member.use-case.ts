@@ -3,7 +3,6 @@ import type { Caller } from '../access/caller';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
 import { requireRole } from '../access/require-role';
-import type { OrganizationsPorts } from './organizations-deps';
 
 /**
  * Removes a member of the caller's organization: deletes the user, their sessions (so they are

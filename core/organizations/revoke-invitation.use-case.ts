@@ -1,8 +1,6 @@
 import type { OrganizationsDeps } from './organizations-deps';
 import type { Caller } from '../access/caller';
-import type { Clock } from '../shared/clock.port';
 import { resourceNotFound } from '../shared/domain-error';
-import type { InvitationRepository } from './invitation-repository.port';
 import { requireRole } from '../access/require-role';
 
 /**

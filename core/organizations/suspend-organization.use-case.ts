@@ -1,6 +1,5 @@
 import type { OrganizationsDeps } from './organizations-deps';
 import type { Caller } from '../access/caller';
-import type { OrganizationRepository } from '../accounts/organization-repository.port';
 import type { Organization } from '../accounts/user';
 import { setOrganizationStatus } from './organization-status';
 

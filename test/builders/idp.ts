@@ -7,7 +7,7 @@ import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory
 import type { AccountsSettings } from '../../core/accounts/accounts-deps';
 import type { PasswordHasher } from '../../core/accounts/crypto.port';
 import { CompleteIdpLogin, type CompleteIdpLoginInput } from '../../core/accounts/complete-idp-login.use-case';
-import type { IdpLoginDeps, IdpLoginPorts } from '../../core/accounts/idp-login';
+import type { IdpLoginDeps, IdpLoginPorts } from '../../core/accounts/accounts-deps';
 import { IdpPendingInvitations } from '../../core/organizations/idp-pending-invitations';
 import type { RoleName } from '../../core/access/role';
 import { StartIdpLogin, type StartedIdpLogin } from '../../core/accounts/start-idp-login.use-case';
