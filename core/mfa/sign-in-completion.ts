@@ -6,10 +6,12 @@ import { CHALLENGE_TTL_SECONDS, type MfaDeps } from './mfa-deps';
 
 /**
  * Accounts' SignInCompletion: a user with a confirmed second factor gets a short-lived challenge
- * instead of a session, and only `VerifyMfa` turns that challenge into a session.
+ * instead of a session, and only `VerifyMfa` turns that challenge into a session. While the
+ * account's second-factor guesses fill their window, no challenge is issued (TOO_MANY_ATTEMPTS):
+ * a new one would only be a way to keep guessing.
  */
 export class MfaSignInCompletion implements SignInCompletion {
-  constructor(private readonly deps: Pick<MfaDeps, 'mfa' | 'challenges' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'sessionIssuer'>) {}
+  constructor(private readonly deps: Pick<MfaDeps, 'mfa' | 'challenges' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'sessionIssuer' | 'secondFactorThrottle'>) {}
 
   async complete(userId: number, credentialsVersion: number, origin?: SessionOrigin): Promise<SignInOutcome> {
     const factor = await this.deps.mfa.findTotp(userId);
@@ -18,6 +20,7 @@ export class MfaSignInCompletion implements SignInCompletion {
       if (!session) throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password');
       return { kind: 'session', userId, session };
     }
+    await this.deps.secondFactorThrottle.assertOpen(userId);
     const token = this.deps.tokenGenerator.generate();
     const now = this.deps.clock.now();
     const expiresAt = addSeconds(now, CHALLENGE_TTL_SECONDS);
