@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { randomBytes } from 'node:crypto';
-import type { CreditPack } from '../../core/ai/credit-pack';
+import type { CreditPack } from '../../core/billing/credit-pack';
 import { parseCreditPacks } from './ai-config';
 import { describeUnknown, ignoredSettings, unknownSettings } from './unknown-settings';
 

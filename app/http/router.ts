@@ -1,8 +1,8 @@
 import { Router } from '@koa/router';
 import * as v from 'valibot';
 import type { Context, Middleware } from 'koa';
-import type { Caller } from '../../core/accounts/caller';
-import { satisfies } from '../../core/accounts/role';
+import type { Caller } from '../../core/access/caller';
+import { satisfies } from '../../core/access/role';
 import { DomainError } from '../../core/shared/domain-error';
 import { HttpError, noSuchRoute } from './http-error';
 import { parseRateRule, type RateLimiter, type RateRule } from '../../core/shared/rate-limiter.port';

@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { Note } from '../notes/note';
 import { noteOwner } from '../notes/note-access';
 import type { NoteOwner } from '../notes/note-repository.port';

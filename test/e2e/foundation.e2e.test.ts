@@ -15,7 +15,7 @@ import { composeRoutes } from '../../app/server';
 import { Database } from '../../adapters/postgres/database';
 import { SystemClock } from '../../adapters/system/system-clock';
 import { openOrm } from '../../adapters/postgres/orm';
-import type { Caller } from '../../core/accounts/caller';
+import type { Caller } from '../../core/access/caller';
 import { DomainError } from '../../core/shared/domain-error';
 import { StubMailer } from '../../adapters/email/stub-mailer';
 import { expectErrorResponse, expectSecurityHeaders, UUID } from '../support/http-assertions';
