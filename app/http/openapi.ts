@@ -158,7 +158,7 @@ function operation(route: AnyRoute, input: (s: v.GenericSchema) => JsonSchema, o
     parameters: [...parameters(route.params, 'path', input), ...parameters(route.query, 'query', input)],
   };
   if (route.body) {
-    op.requestBody = { required: true, content: { 'application/json': { schema: input(route.body) } } };
+    op.requestBody = { required: !route.bodyOptional, content: { 'application/json': { schema: input(route.body) } } };
   }
   op.responses = responses(route, output);
   op.security = route.access === 'public' ? [] : [{ sessionCookie: [] }];
