@@ -7,7 +7,6 @@ import type { NameChange } from './user-repository.port';
 /** What a person's name field may hold: one line of at most this many characters, trimmed. */
 export const PERSON_NAME_MAX = 100;
 
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u001F\u007F]/;
 
 /**

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u001F\u007F]/;
 
 /**
