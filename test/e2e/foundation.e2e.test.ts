@@ -290,7 +290,7 @@ describe.skipIf(!postgres)('foundation over HTTP', () => {
       expect(res.headers.get('x-request-id')).toBe('malformed-1');
     });
 
-    test.each(['/no-such-route', '/ping/'])('404 NOT_FOUND for %s (no trailing-slash variants)', async (path) => {
+    test.each(['/no-such-route', '/no-such-route/', '/ping//', '//ping'])('404 NOT_FOUND for %s (one trailing slash is taken off, no more)', async (path) => {
       const res = await app.request(path);
       const body = await expectErrorResponse(res, 404, 'NOT_FOUND');
       expect(body.details).toEqual({});
