@@ -170,7 +170,7 @@ export interface paths {
         put?: never;
         /**
          * Mark the email verified with the emailed token
-         * @description Takes the `token` from the emailed link (`…/verify-email?token=…`). A token is single-use and lasts 24 hours; a used, expired or unknown one is 400 `INVALID_TOKEN`.
+         * @description Takes the `token` from the emailed link (`…/verify-email?token=…`) in the body, or in the query string for a page that posts the link as it is (`POST /auth/verify-email?token=…` with no body); a token in the body wins. The query string is never logged. A token is single-use and lasts 24 hours; a used, expired or unknown one is 400 `INVALID_TOKEN`.
          *
          *     **Access:** public.
          */
@@ -327,7 +327,13 @@ export interface paths {
          *     **Access:** `readonly` or above (session cookie).
          */
         get: operations["getCurrentUser"];
-        put?: never;
+        /**
+         * Change your own first and last name
+         * @description Sets the names given: each is trimmed and 1..100 characters of one line (control characters are refused), or `null` to clear it. A name left out keeps its value; at least one must be given, and any other field is refused (422). Answers the `/users/me` shape.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
+        put: operations["updateCurrentUser"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1513,13 +1519,17 @@ export interface components {
             ai_overage_enabled?: boolean;
         };
         TokenRequest: {
-            token: string;
+            token?: string;
         };
         TopUser: {
             user_id: number;
             email: string;
             /** @description Tokens */
             tokens: number;
+        };
+        UpdateCurrentUserRequest: {
+            first_name?: string | null;
+            last_name?: string | null;
         };
         UpdateMemberRoleRequest: {
             role: components["schemas"]["RoleName"];
@@ -1669,6 +1679,7 @@ export type SystemSettings = components['schemas']['SystemSettings'];
 export type SystemSettingsRequest = components['schemas']['SystemSettingsRequest'];
 export type TokenRequest = components['schemas']['TokenRequest'];
 export type TopUser = components['schemas']['TopUser'];
+export type UpdateCurrentUserRequest = components['schemas']['UpdateCurrentUserRequest'];
 export type UpdateMemberRoleRequest = components['schemas']['UpdateMemberRoleRequest'];
 export type UpdatePasswordRequest = components['schemas']['UpdatePasswordRequest'];
 export type UpdateProjectRequest = components['schemas']['UpdateProjectRequest'];
@@ -1994,12 +2005,14 @@ export interface operations {
     };
     verifyEmail: {
         parameters: {
-            query?: never;
+            query?: {
+                token?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["TokenRequest"];
             };
@@ -2518,6 +2531,86 @@ export interface operations {
             };
             /** @description ACCESS_DENIED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateCurrentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCurrentUserRequest"];
+            };
+        };
+        responses: {
+            /** @description The current user, renamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
