@@ -9,7 +9,7 @@ import { requireRole } from './membership-rules';
 export class ListInvitations {
   constructor(private readonly deps: { invitations: InvitationRepository; clock: Clock }) {}
 
-  async execute(caller: Caller, page: PageRequest = {}): Promise<Page<Invitation>> {
+  async execute(caller: Caller, page: PageRequest): Promise<Page<Invitation>> {
     requireRole(caller, 'org_admin');
     const now = this.deps.clock.now();
     return readPage(page, (window) => this.deps.invitations.listPending(caller.organizationId, now, window));
