@@ -20,10 +20,6 @@ export class InMemoryNoteRepository implements NoteRepository {
     store.onDeleteUser((userId) => deleteWhere(this.rows, (note) => note.userId === userId));
   }
 
-  create(owner: NoteOwner, note: NewNote): Promise<Note> {
-    return this.atomically(() => this.insert(owner, note));
-  }
-
   createWithinLimit(owner: NoteOwner, note: NewNote, limit: number): Promise<Note | null> {
     return this.atomically(() => (limit !== UNLIMITED && this.count(owner.organizationId) >= limit ? null : this.insert(owner, note)));
   }

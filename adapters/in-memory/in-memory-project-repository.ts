@@ -20,10 +20,6 @@ export class InMemoryProjectRepository implements ProjectRepository {
     store.onDeleteUser((userId) => deleteWhere(this.rows, (row) => row.userId === userId));
   }
 
-  create(organizationId: number, project: NewProject): Promise<Project> {
-    return this.atomically(() => this.insert(organizationId, project));
-  }
-
   createWithinLimit(organizationId: number, project: NewProject, limit: number): Promise<Project | null> {
     return this.atomically(() => (limit !== UNLIMITED && this.count(organizationId) >= limit ? null : this.insert(organizationId, project)));
   }

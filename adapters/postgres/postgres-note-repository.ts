@@ -39,22 +39,6 @@ export const toNote = (row: NoteRow): Note => ({
 export class PostgresNoteRepository implements NoteRepository {
   constructor(private readonly database: Database) {}
 
-  async create(owner: NoteOwner, note: NewNote): Promise<Note> {
-    const row = await this.database.db
-      .insertInto('note')
-      .values({
-        organization_id: owner.organizationId,
-        user_id: owner.userId,
-        title: note.title,
-        content: note.content,
-        created_at: note.createdAt,
-        updated_at: note.createdAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toNote(row);
-  }
-
   async createWithinLimit(owner: NoteOwner, note: NewNote, limit: number): Promise<Note | null> {
     const [row] = await this.database.select<NoteRow>(CREATE_WITHIN_LIMIT, [owner.organizationId, owner.userId, note.title, note.content, note.createdAt, limit]);
     return row ? toNote(row) : null;

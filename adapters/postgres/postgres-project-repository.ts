@@ -32,22 +32,6 @@ const toProject = (row: ProjectRow): Project => ({
 export class PostgresProjectRepository implements ProjectRepository {
   constructor(private readonly database: Database) {}
 
-  async create(organizationId: number, project: NewProject): Promise<Project> {
-    const row = await this.database.db
-      .insertInto('project')
-      .values({
-        organization_id: organizationId,
-        user_id: project.userId,
-        name: project.name,
-        description: project.description,
-        created_at: project.createdAt,
-        updated_at: project.createdAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toProject(row);
-  }
-
   async createWithinLimit(organizationId: number, project: NewProject, limit: number): Promise<Project | null> {
     const [row] = await this.database.select<ProjectRow>(CREATE_WITHIN_LIMIT, [
       organizationId,
