@@ -7,8 +7,8 @@ import { requireRole } from './membership-rules';
 
 /**
  * The caller's organization's pending invitations (not accepted, not revoked, not expired) that
- * can still be accepted (their inviter still vouches for them), oldest first, a page at a time
- * when asked. One whose inviter lost that authority is not listed: it would only be refused.
+ * can still be accepted (their inviter still vouches for them), oldest first, a page at a time.
+ * One whose inviter lost that authority is not listed: it would only be refused.
  */
 export class ListInvitations {
   constructor(private readonly deps: { invitations: InvitationRepository; clock: Clock }) {}

@@ -82,8 +82,9 @@ describe.skipIf(!postgres)('lists without limit are read a batch at a time', () 
       [organizationId, T0],
     );
     await database.run(
-      `insert into invitation (organization_id, email, role, token_hash, expires_at, created_at) select $1::int, 'i' || g || '@example.test', 'member', md5($1::int || 'a' || g) || md5($1::int || 'b' || g), '2999-01-01', ${at} ${series}`,
-      [organizationId, T0],
+      `insert into invitation (organization_id, email, role, token_hash, invited_by_user_id, expires_at, created_at)
+       select $1::int, 'i' || g || '@example.test', 'member', md5($1::int || 'a' || g) || md5($1::int || 'b' || g), $3, '2999-01-01', ${at} ${series}`,
+      [organizationId, T0, admin.userId],
     );
     await database.run(`insert into organization (name, status, overage_enabled, require_mfa, created_at, updated_at) select 'o' || g || '-' || $1::int, 'active', false, false, ${at}, ${at} ${series}`, [organizationId, T0]);
     await database.run(
@@ -98,7 +99,7 @@ describe.skipIf(!postgres)('lists without limit are read a batch at a time', () 
     const lists = [
       { path: '/projects', token: admin.token, repository: container.get(TOKENS.ProjectRepository), method: 'list', window: 1, expected: total },
       { path: '/members', token: admin.token, repository: container.get(TOKENS.UserRepository), method: 'listByOrganization', window: 1, expected: total + 1 },
-      { path: '/invitations', token: admin.token, repository: container.get(TOKENS.InvitationRepository), method: 'listPending', window: 2, expected: total },
+      { path: '/invitations', token: admin.token, repository: container.get(TOKENS.InvitationRepository), method: 'listAcceptable', window: 2, expected: total },
       { path: '/organizations', token: root.token, repository: container.get(TOKENS.OrganizationRepository), method: 'list', window: 0, expected: undefined },
       { path: '/usage/history', token: admin.token, repository: container.get(TOKENS.AiDeps).usageLog, method: 'list', window: 2, expected: total },
       { path: '/sessions', token: admin.token, repository: container.get(TOKENS.SessionStore), method: 'listLiveForUser', window: 2, expected: total + 1 },
