@@ -1,5 +1,5 @@
 import type { NewSession, SessionPrincipal, SessionStore, SessionSummary } from '../../core/accounts/session-store.port';
-import { applyNewestFirstWindow, newestFirst, type ListWindow } from '../../core/shared/list-page';
+import { newestFirstWindow, type ListWindow } from '../../core/shared/list-page';
 import type { InMemoryStore, SessionRow } from './in-memory-store';
 
 const toSummary = (row: SessionRow): SessionSummary => ({
@@ -61,10 +61,7 @@ export class InMemorySessionStore implements SessionStore {
 
   listLiveForUser(userId: number, now: Date, window?: ListWindow): Promise<SessionSummary[]> {
     return this.store.unitOfWork.exclusive(() =>
-      applyNewestFirstWindow(
-        [...this.store.sessions.values()].filter((row) => row.userId === userId && now.getTime() < row.expiresAt.getTime()).sort(newestFirst),
-        window,
-      ).map(toSummary),
+      newestFirstWindow(this.store.sessions.values(), (row) => row.userId === userId && now.getTime() < row.expiresAt.getTime(), window).map(toSummary),
     );
   }
 

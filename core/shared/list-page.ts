@@ -91,6 +91,11 @@ export function applyWindow<T extends ListPosition>(sorted: T[], window: ListWin
   return window.limit === undefined ? after : after.slice(0, window.limit);
 }
 
+/** The in-memory adapters' newest-first list: the rows `keep` accepts, sorted `newestFirst`, cut to `window`. */
+export function newestFirstWindow<T extends ListPosition>(rows: Iterable<T>, keep: (row: T) => boolean, window?: ListWindow): T[] {
+  return applyNewestFirstWindow([...rows].filter(keep).sort(newestFirst), window);
+}
+
 /** `applyWindow` for a list already sorted `newestFirst`, where "after a position" means older than it. */
 export function applyNewestFirstWindow<T extends ListPosition>(sorted: T[], window: ListWindow = {}): T[] {
   const { after, limit } = window;
