@@ -4,6 +4,7 @@ import type { SubscriptionRepository } from '../../core/billing/subscription-rep
 import type { Selectable } from 'kysely';
 import type { Database, PreparedSql } from './database';
 import type { Tables } from './schema/tables';
+import { columnsOf } from './schema/columns';
 
 type SubscriptionRow = Selectable<Tables['subscription']>;
 
@@ -71,19 +72,7 @@ const LINK_CHECKOUT = `insert into subscription (organization_id, status, stripe
 
 // Prepared: every plan-gated request resolves the organization's plan through it. Named columns,
 // never `select *`: a prepared statement fails once a migration changes the table's columns.
-export const SUBSCRIPTION_COLUMNS = [
-  'organization_id',
-  'status',
-  'stripe_customer_id',
-  'stripe_subscription_id',
-  'price_id',
-  'product_id',
-  'current_period_start',
-  'current_period_end',
-  'cancel_at_period_end',
-  'event_at',
-  'updated_at',
-] as const;
+export const SUBSCRIPTION_COLUMNS = columnsOf('subscription');
 const FIND_BY_ORGANIZATION: PreparedSql = {
   name: 'subscription_find_by_organization',
   text: `select ${SUBSCRIPTION_COLUMNS.join(', ')} from subscription where organization_id = $1`,

@@ -416,7 +416,7 @@ export interface paths {
         };
         /**
          * List the caller's organization's projects, newest first
-         * @description Newest first. With `limit`, one page, and `Link: <…>; rel="next"` while more remain: follow it as it is (its `cursor` is opaque). Without `limit`, every project of the organization, streamed: the server reads them 500 at a time, so a large organization costs it one page of memory, not the whole list. Prefer `limit` in user interfaces.
+         * @description Newest first. With `limit`, one page, and `Link: <…>; rel="next"` while more remain: follow it as it is (its `cursor` is opaque). Without `limit`, every project of the organization, streamed: the server reads them 500 at a time, so a large organization costs it one batch of memory, not the whole list. Prefer `limit` in user interfaces.
          *
          *     **Access:** `readonly` or above (session cookie).
          */
@@ -1146,7 +1146,7 @@ export interface paths {
         };
         /**
          * List the caller's notes, newest first
-         * @description The caller's own notes, newest first. With `limit`, one page and `Link: <…>; rel="next"` while more remain; without it, all of them.
+         * @description The caller's own notes, newest first. With `limit`, one page and `Link: <…>; rel="next"` while more remain; follow it as it is (its `cursor` is opaque). Without `limit`, all of them, streamed: the server reads them 50 at a time, so a long list costs it one batch of memory, not the whole list.
          *
          *     **Access:** `member` or above (session cookie).
          */

@@ -1,4 +1,5 @@
 import { InMemoryAiCapacity } from '../../adapters/in-memory/in-memory-ai-capacity';
+import { UNLIMITED } from '../../core/plans/feature-catalogue';
 import { InMemoryModelPriceRepository, InMemorySystemSettingsRepository } from '../../adapters/in-memory/in-memory-ai-settings';
 import { aiTables, type AiTables } from '../../adapters/in-memory/in-memory-ai-tables';
 import { InMemoryCreditLedger } from '../../adapters/in-memory/in-memory-credit-ledger';
@@ -143,8 +144,8 @@ export function aiHarness(options: { model?: LanguageModel | null; reads?: 'apar
       await h.ports.organizations.updateSettings(organizationId, { overageEnabled: organization });
       await systemSettings.update({ aiOverageEnabled: system });
     },
-    aNote(caller, content = 'Buy milk and bread.') {
-      return h.notes.create(caller, { title: 'Groceries', content, createdAt: h.clock.now() });
+    async aNote(caller, content = 'Buy milk and bread.') {
+      return (await h.notes.createWithinLimit(caller, { title: 'Groceries', content, createdAt: h.clock.now() }, UNLIMITED))!;
     },
     input(note, controller = new AbortController()) {
       return { noteId: note.id, tone: 'neutral', signal: controller.signal };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNLIMITED } from '../../core/plans/feature-catalogue';
 import type { Database } from '../../adapters/postgres/database';
 import { PostgresAiCapacity } from '../../adapters/postgres/postgres-ai-capacity';
 import { PostgresCreditLedger } from '../../adapters/postgres/postgres-credit-ledger';
@@ -50,7 +51,7 @@ function postgresCapSystem(database: Database): CapSystem {
       purchases += 1;
       expect(await ledger.credit({ organizationId, checkoutSessionId: `cs_property_${purchases}`, packId: 'pack_5m', tokens, at: clock.now() })).toBe(true);
     },
-    createNote: (caller, title, content) => notes.create(caller, { title, content, createdAt: clock.now() }),
+    createNote: async (caller, title, content) => (await notes.createWithinLimit(caller, { title, content, createdAt: clock.now() }, UNLIMITED))!,
     books: (organizationId) => postgresBooks(database, organizationId),
   };
 }
