@@ -21,6 +21,15 @@ export interface ReservationPlan {
   maxOutputTokens: number;
 }
 
+/**
+ * Use beyond capacity is billed as overage only when the organization asked for it, the
+ * deployment sells it, and the organization's plan comes from a live subscription that can carry
+ * the metered usage. The last condition holds even if the organization's switch is somehow on
+ * without one: no usage is ever metered to a customer nothing invoices.
+ */
+export const overageAllowed = (on: { organizationSwitch: boolean; systemSwitch: boolean; subscribed: boolean }): boolean =>
+  on.organizationSwitch && on.systemSwitch && on.subscribed;
+
 /** What is left of the allotment; Infinity when unlimited. */
 export const allotmentFree = (state: Pick<CapacityState, 'allotmentLimit' | 'allotmentCommitted'>): number =>
   state.allotmentLimit === UNLIMITED ? Number.POSITIVE_INFINITY : Math.max(0, state.allotmentLimit - state.allotmentCommitted);

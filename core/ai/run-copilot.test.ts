@@ -104,6 +104,21 @@ describe.each(['apart', 'at-once'] as const)('RunCopilot: the checks before anyt
     await readAll((await h.improve.execute(caller, h.input(note))).chunks());
     expect(h.model.requests.map((request) => request.maxOutputTokens)).toEqual([MAX_OUTPUT_TOKENS]);
   });
+
+  it('treats overage as off without a live subscription to bill it on, even with both switches on', async () => {
+    const h = aiHarness({ reads });
+    const caller = await h.aCaller('member');
+    // AI on the default plan (no subscription at all), with no tokens: only overage could serve the call.
+    const free = await h.plans.findDefault();
+    await h.plans.update(free.id, { features: { enable_ai: true, token_limit: 0 }, updatedAt: h.clock.now() });
+    const note = await h.aNote(caller);
+    await h.setOverage(caller.organizationId, true, true);
+    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', details: { feature_key: 'token_limit', limit: 0 } });
+    // A subscription that ended leaves the organization on the default plan: still no overage.
+    await h.subscribe(caller.organizationId, 'Professional', { status: 'canceled' });
+    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    expect(h.model.requests).toEqual([]);
+  });
 });
 
 describe('RunCopilot: the output bound', () => {
