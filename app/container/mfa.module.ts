@@ -5,12 +5,13 @@ import { PostgresMfaRepository } from '../../adapters/postgres/postgres-mfa-repo
 import { PostgresMfaChallengeStore } from '../../adapters/postgres/postgres-mfa-challenge-store';
 import { OtpauthTotpVerifier } from '../../adapters/crypto/otpauth-totp-verifier';
 import { NodeRecoveryCodeGenerator } from '../../adapters/crypto/node-recovery-code-generator';
-import type { MfaDeps } from '../../core/mfa/mfa-ports';
-import { SignInCompletion } from '../../core/mfa/sign-in-completion';
+import type { MfaDeps } from '../../core/mfa/mfa-deps';
+import { MfaSignInCompletion } from '../../core/mfa/sign-in-completion';
 import { SetupTotp } from '../../core/mfa/setup-totp.use-case';
 import { ConfirmTotp } from '../../core/mfa/confirm-totp.use-case';
 import { DisableTotp } from '../../core/mfa/disable-totp.use-case';
 import { VerifyMfa } from '../../core/mfa/verify-mfa.use-case';
+import { SecondFactorThrottle } from '../../core/mfa/second-factor-throttle';
 
 /**
  * Second factors: the TOTP factor and challenge stores, the sign-in completion every first-factor
@@ -41,8 +42,9 @@ export function mfaModule(): ContainerModule {
       settings: { issuer: ctx.get(TOKENS.Config).appName },
       sessionIssuer: ctx.get(TOKENS.SessionIssuer),
       loginThrottle: ctx.get(TOKENS.LoginThrottle),
+      secondFactorThrottle: new SecondFactorThrottle({ rateLimiter: ctx.get(TOKENS.RateLimiter) }),
     });
-    bind(TOKENS.SignInCompletion).toDynamicValue((ctx) => new SignInCompletion(deps(ctx)));
+    bind(TOKENS.SignInCompletion).toDynamicValue((ctx) => new MfaSignInCompletion(deps(ctx)));
 
     bind(TOKENS.MfaUseCases).toDynamicValue((ctx) => {
       const mfa = deps(ctx);

@@ -1,11 +1,13 @@
+import { DomainError } from '../shared/domain-error';
 import { constantTimeEqual } from '../shared/constant-time-equal';
 import { IdentityProviderError, type VerifiedIdentity } from './identity-provider.port';
 import type { IdpLoginFlow } from './idp-login-flow-store.port';
-import { IdpLoginFailure, type IdpFailureReason, type IdpLoginDeps } from './idp-login';
+import type { IdpLoginDeps, IdpLoginPorts } from './accounts-deps';
+import { IdpLoginFailure, type IdpFailureReason } from './idp-login';
 import { resolveIdpAccount, type IdpAccountOutcome } from './resolve-idp-account';
 import type { IssuedSession } from './session-issuer';
 import type { SessionOrigin } from './session-store.port';
-import type { IssuedChallenge } from '../mfa/sign-in-completion';
+import type { IssuedChallenge } from './sign-in-completion.port';
 
 export interface CompleteIdpLoginInput {
   /** The callback URL as received; the provider adapter reads its query. */
@@ -39,7 +41,7 @@ export type CompleteIdpLoginResult =
  * resolution and a new session in one transaction.
  */
 export class CompleteIdpLogin {
-  constructor(private readonly deps: Omit<IdpLoginDeps, 'logger'>) {}
+  constructor(private readonly deps: Pick<IdpLoginDeps, keyof IdpLoginPorts | 'settings' | 'signInCompletion'>) {}
 
   async execute(input: CompleteIdpLoginInput): Promise<CompleteIdpLoginResult> {
     try {
@@ -104,7 +106,13 @@ export class CompleteIdpLogin {
       // Read in this transaction, after any claim: the session is made under the current credentials.
       const user = await this.deps.users.findById(userId);
       if (!user) throw new IdpLoginFailure('oauth_failed', `user ${userId} went away during the sign-in`);
-      const signedIn = await this.deps.signInCompletion.complete(userId, user.credentialsVersion, input.origin);
+      const signedIn = await this.deps.signInCompletion.complete(userId, user.credentialsVersion, input.origin).catch((error: unknown) => {
+        // The account's second-factor guesses fill their window: the provider's word is no new challenge either.
+        if (error instanceof DomainError && error.code === 'TOO_MANY_ATTEMPTS') {
+          throw new IdpLoginFailure('oauth_failed', `user ${userId} has too many wrong second-factor codes; no challenge issued`);
+        }
+        throw error;
+      });
       return signedIn.kind === 'session'
         ? { kind: 'session' as const, userId, outcome, session: signedIn.session }
         : { kind: 'mfa_required' as const, userId, outcome, challenge: signedIn.challenge };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Caller } from '../../core/accounts/caller';
+import type { Caller } from '../../core/access/caller';
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
 import type { SubscriptionChangedEvent } from '../../core/billing/billing-provider.port';
 import { HandleBillingWebhook } from '../../core/billing/handle-billing-webhook.use-case';
