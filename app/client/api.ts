@@ -767,7 +767,7 @@ export interface paths {
         get: operations["getOrganizationSettings"];
         /**
          * Change any of the settings; unknown keys are refused
-         * @description Changes any of the settings sent; unknown keys or wrong types are 422. With `require_mfa` on, members without MFA get 403 `MFA_REQUIRED` on every route but their account, session and MFA routes. Each change is logged with who made it.
+         * @description Changes any of the settings sent; unknown keys or wrong types are 422. `overage_enabled` may be switched on only while the organization has a live subscription (active, trialing, past_due) to bill the overage on, else 409 `CONFLICT` (`reason: no_live_subscription`); it goes off by itself when the subscription ends. With `require_mfa` on, members without MFA get 403 `MFA_REQUIRED` on every route but their account, session and MFA routes. Each change is logged with who made it.
          *
          *     **Access:** `org_admin` or above (session cookie).
          */
@@ -790,9 +790,9 @@ export interface paths {
         put?: never;
         /**
          * Start a Stripe Checkout that subscribes the caller's organization to a price
-         * @description Starts a Stripe Checkout in subscription mode for `price_id`: redirect the user to `url`. The organization's Stripe customer is created on first need. 503 `SERVICE_UNAVAILABLE` while Stripe is not configured.
+         * @description Starts a Stripe Checkout in subscription mode for `price_id`: redirect the user to `url`. `price_id` must be an active Stripe price of an active plan's product, else 422 on `body.price_id`. While the organization has a live subscription (active, trialing, past_due): 409 `CONFLICT` (`reason: subscription_exists`); plans change in the billing portal. The organization's Stripe customer is created on first need. 503 `SERVICE_UNAVAILABLE` while Stripe is not configured.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie).
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -4220,6 +4220,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -4293,6 +4302,15 @@ export interface operations {
             };
             /** @description ACCESS_DENIED, MFA_REQUIRED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,7 @@ import type { AiCapacity, Reservation } from './ai-capacity.port';
 import type { ModelEvent } from './language-model.port';
 import { callCost, type ModelPriceRepository } from './model-price.port';
 import type { UsageRecord } from './usage-record';
+import { usableReport } from './capacity-rules';
 
 export interface CopilotCallDeps {
   capacity: Pick<AiCapacity, 'settle'>;
@@ -105,7 +106,11 @@ export class CopilotCall {
 
   private async charge(): Promise<UsageRecord | null> {
     const { reservation } = this;
-    const used = this.reported ?? { inputTokens: reservation.inputEstimate, outputTokens: Math.ceil(this.receivedCharacters / 4) };
+    const estimate = { inputTokens: reservation.inputEstimate, outputTokens: Math.ceil(this.receivedCharacters / 4) };
+    const used = this.reported ? usableReport(this.reported, reservation, estimate) : estimate;
+    if (this.reported && (used.inputTokens !== this.reported.inputTokens || used.outputTokens !== this.reported.outputTokens)) {
+      this.deps.logger.warn({ reservation_id: reservation.id, reported: this.reported, charged: used }, 'model reported usage outside its bounds: clamped');
+    }
     try {
       const price = await this.deps.prices.find(reservation.model);
       if (!price) this.deps.logger.warn({ model: reservation.model }, 'no price on record for this model: its usage is logged without a cost');

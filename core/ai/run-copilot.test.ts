@@ -108,6 +108,21 @@ describe.each(['apart', 'at-once'] as const)('RunCopilot: the checks before anyt
     await readAll((await h.improve.execute(caller, h.input(note))).chunks());
     expect(h.model.requests.map((request) => request.maxOutputTokens)).toEqual([MAX_OUTPUT_TOKENS]);
   });
+
+  it('treats overage as off without a live subscription to bill it on, even with both switches on', async () => {
+    const h = aiHarness({ reads });
+    const caller = await h.aCaller('member');
+    // AI on the default plan (no subscription at all), with no tokens: only overage could serve the call.
+    const free = await h.plans.findDefault();
+    await h.plans.update(free.id, { features: { enable_ai: true, token_limit: 0 }, updatedAt: h.clock.now() });
+    const note = await h.aNote(caller);
+    await h.setOverage(caller.organizationId, true, true);
+    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', details: { feature_key: 'token_limit', limit: 0 } });
+    // A subscription that ended leaves the organization on the default plan: still no overage.
+    await h.subscribe(caller.organizationId, 'Professional', { status: 'canceled' });
+    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    expect(h.model.requests).toEqual([]);
+  });
 });
 
 describe('RunCopilot: the output bound', () => {
@@ -328,7 +343,8 @@ describe('RunCopilot: charging what the provider reported', () => {
     const limit = inputEstimate(note) + 500;
     await h.givePlan(caller.organizationId, limit);
     if (overage) await h.setOverage(caller.organizationId, true, true);
-    h.model.script({ usage: { inputTokens: inputEstimate(note), outputTokens: 5_000 } });
+    // A tokenizer counting three times the estimate: within what a report is believed.
+    h.model.script({ usage: { inputTokens: 3 * inputEstimate(note), outputTokens: 500 } });
     const call = await h.improve.execute(caller, h.input(note));
     await readAll(call.chunks());
     const period = (await h.resolver.forOrganization(caller.organizationId)).period;
@@ -337,19 +353,50 @@ describe('RunCopilot: charging what the provider reported', () => {
 
   it('charges usage beyond the reservation only within the cap when overage is off: the rest is unbilled', async () => {
     const { h, limit, record, snapshot } = await overReported(false);
-    expect(record).toMatchObject({ outputTokens: 5_000, allotmentTokens: limit, creditTokens: 0, overageTokens: 0 });
+    expect(record).toMatchObject({ outputTokens: 500, allotmentTokens: limit, creditTokens: 0, overageTokens: 0 });
     expect(snapshot).toEqual({ allotmentUsed: limit, overageTokens: 0, creditBalance: 0 });
     expect(h.tables.overageReports.size).toBe(0);
   });
 
   it('charges usage beyond capacity to overage and queues its report when both switches are on', async () => {
     const { h, caller, limit, record, snapshot } = await overReported(true);
-    const overage = record!.inputTokens + 5_000 - limit;
+    const overage = record!.inputTokens + 500 - limit;
     expect(record).toMatchObject({ allotmentTokens: limit, creditTokens: 0, overageTokens: overage });
     expect(snapshot).toEqual({ allotmentUsed: limit, overageTokens: overage, creditBalance: 0 });
     expect([...h.tables.overageReports.values()]).toEqual([
       expect.objectContaining({ usage_id: record!.id, organization_id: caller.organizationId, tokens: overage, status: 'pending', attempts: 0 }),
     ]);
+  });
+
+  describe('a report outside its bounds', () => {
+    async function reported(usage: { inputTokens: number; outputTokens: number }) {
+      const h = aiHarness();
+      const caller = await h.anAiCaller({ tokenLimit: 3_000 });
+      const note = await h.aNote(caller);
+      h.model.script({ deltas: ['abcd'.repeat(10)], usage });
+      const call = await h.improve.execute(caller, h.input(note));
+      await readAll(call.chunks());
+      const period = (await h.resolver.forOrganization(caller.organizationId)).period;
+      return { h, note, record: await call.settled(), snapshot: await h.capacity.snapshot(caller.organizationId, period), maxOutput: h.model.requests[0]!.maxOutputTokens };
+    }
+
+    it('charges nothing below zero: a negative count is clamped to 0, so the allotment is never given back', async () => {
+      const { record, snapshot } = await reported({ inputTokens: -1_000_000, outputTokens: 10 });
+      expect(record).toMatchObject({ inputTokens: 0, outputTokens: 10, allotmentTokens: 10 });
+      expect(snapshot.allotmentUsed).toBe(10);
+    });
+
+    it('clamps a huge count to its stated maximum, and still settles the call', async () => {
+      const { h, note, record, maxOutput } = await reported({ inputTokens: 3e9, outputTokens: 3e9 });
+      expect(record).toMatchObject({ inputTokens: 16 * inputEstimate(note) + 256, outputTokens: maxOutput });
+      expect(h.tables.reservations.size).toBe(0);
+      expect(h.logger.lines.some((line) => line.message.includes('outside its bounds'))).toBe(true);
+    });
+
+    it('falls back to the estimate for a count that is not a number', async () => {
+      const { note, record } = await reported({ inputTokens: Number.NaN, outputTokens: Number.POSITIVE_INFINITY });
+      expect(record).toMatchObject({ inputTokens: inputEstimate(note), outputTokens: 10 });
+    });
   });
 
   it('uses the allotment first, then credits, and writes the credits spent to the ledger', async () => {

@@ -8,7 +8,7 @@ import type { Period } from '../plans/usage-period';
 import { quotaExceeded } from '../plans/quota';
 import { DomainError, resourceNotFound, serviceUnavailable } from '../shared/domain-error';
 import type { AiDeps } from './ai-deps';
-import { estimateTokens } from './capacity-rules';
+import { estimateTokens, overageAllowed } from './capacity-rules';
 import { CopilotCall } from './copilot-call';
 import type { CopilotReader } from './copilot-reads.port';
 import { copilotPrompt, type CopilotTone } from './copilot-prompt';
@@ -139,22 +139,19 @@ export class RunCopilot {
     const subscribedPlan = subscriptionCounts(reads.subscription) ? reads.productPlan : null;
     const defaultPlan = subscribedPlan ? null : reads.defaultPlan;
     if (!subscribedPlan && !defaultPlan) throw new Error('No default plan: the plan table lost its invariant');
-    const { plan, period } = selectEffectivePlan(reads.subscription, subscribedPlan, (defaultPlan ?? subscribedPlan)!, this.deps.clock.now());
-    return { note: reads.note, plan, period, overageAllowed: reads.organizationOverage && reads.systemOverage };
+    const { plan, period, subscribed } = selectEffectivePlan(reads.subscription, subscribedPlan, (defaultPlan ?? subscribedPlan)!, this.deps.clock.now());
+    return { note: reads.note, plan, period, overageAllowed: overageAllowed({ organizationSwitch: reads.organizationOverage, systemSwitch: reads.systemOverage, subscribed }) };
   }
 
   private async readApart(owner: NoteOwner, noteId: number, organizationId: number): Promise<PreCheckReads> {
-    const [note, { plan, period }, overageAllowed] = await Promise.all([
+    const [note, { plan, period, subscribed }, organization, system] = await Promise.all([
       this.deps.notes.findById(owner, noteId),
       this.deps.plans.forOrganization(organizationId),
-      this.overageAllowed(organizationId),
+      this.deps.organizations.findSettings(organizationId),
+      this.deps.systemSettings.get(),
     ]);
-    return { note, plan, period, overageAllowed };
-  }
-
-  private async overageAllowed(organizationId: number): Promise<boolean> {
-    const [organization, system] = await Promise.all([this.deps.organizations.findSettings(organizationId), this.deps.systemSettings.get()]);
-    return Boolean(organization?.overageEnabled && system.aiOverageEnabled);
+    const switches = { organizationSwitch: organization?.overageEnabled === true, systemSwitch: system.aiOverageEnabled };
+    return { note, plan, period, overageAllowed: overageAllowed({ ...switches, subscribed }) };
   }
 }
 

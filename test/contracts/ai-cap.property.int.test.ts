@@ -68,12 +68,19 @@ async function postgresBooks(database: Database, organizationId: number): Promis
   const [account] = await database.select<{ balance: string }>('select balance from ai_credit_account where organization_id = $1', [organizationId]);
   const [held] = await database.select<{ count: string }>('select count(*) as count from ai_reservation where organization_id = $1', [organizationId]);
   return {
-    rows: rows.map((r) => ({ allotment: r.allotment_tokens, credits: r.credit_tokens, overage: r.overage_tokens, input: r.input_tokens, output: r.output_tokens })),
+    // int8 columns: text from the driver.
+    rows: rows.map((r) => ({
+      allotment: Number(r.allotment_tokens),
+      credits: Number(r.credit_tokens),
+      overage: Number(r.overage_tokens),
+      input: Number(r.input_tokens),
+      output: Number(r.output_tokens),
+    })),
     periodAllotment: Number(period?.allotment ?? 0),
     periodOverage: Number(period?.overage ?? 0),
     balance: Number(account?.balance ?? 0),
     reservations: Number(held!.count),
-    overageReports: await database.select<{ tokens: number }>('select tokens from ai_overage_report where organization_id = $1', [organizationId]),
+    overageReports: (await database.select<{ tokens: string }>('select tokens from ai_overage_report where organization_id = $1', [organizationId])).map((r) => ({ tokens: Number(r.tokens) })),
   };
 }
 

@@ -2,7 +2,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Caller } from '../../core/access/caller';
-import { estimateTokens } from '../../core/ai/capacity-rules';
+import { estimateTokens, usableReport } from '../../core/ai/capacity-rules';
 import { copilotPrompt } from '../../core/ai/copilot-prompt';
 import { ImproveNote } from '../../core/ai/improve-note.use-case';
 import type { LanguageModel, ModelEvent, ModelRequest } from '../../core/ai/language-model.port';
@@ -171,9 +171,12 @@ export function assertCapHolds(system: CapSystem, numRuns: number): Promise<void
       for (const { call, received, record } of streamed) {
         expect(record).not.toBeNull();
         expect(call.behaviour.kind).not.toBe('fail-before-first-byte');
-        // The provider's usage when it reported some, else the input estimate and the text received ÷ 4.
+        // The provider's usage when it reported some, clamped to what a report is believed (the
+        // output to the call's bound), else the input estimate and the text received ÷ 4.
         const reported = call.behaviour.kind === 'complete' ? call.behaviour.usage : null;
-        const expected = reported ?? { inputTokens: call.inputEstimate, outputTokens: Math.ceil([...received].length / 4) };
+        const estimate = { inputTokens: call.inputEstimate, outputTokens: Math.ceil([...received].length / 4) };
+        const request = model.requests.find((r) => /#call-\d+/.exec(r.input)?.[0] === call.note.title)!;
+        const expected = reported ? usableReport(reported, { inputEstimate: call.inputEstimate, maxOutputTokens: request.maxOutputTokens }, estimate) : estimate;
         expect({ inputTokens: record!.inputTokens, outputTokens: record!.outputTokens }).toEqual(expected);
       }
       for (const request of model.requests) {
