@@ -15,6 +15,7 @@ function inMemoryCapSystem(): CapSystem {
   return {
     deps: h.aiDeps,
     newCaller: () => h.aCaller('member'),
+    givePlan: (organizationId, tokenLimit) => h.givePlan(organizationId, tokenLimit),
     setOverage: (organizationId, organization, system) => h.setOverage(organizationId, organization, system),
     buy: (organizationId, tokens) => h.giveCredits(organizationId, tokens),
     createNote: (caller, title, content) => h.notes.create(caller, { title, content, createdAt: h.clock.now() }),

@@ -16,76 +16,76 @@ async function usageRows(h: AiHarness, organizationId: number) {
   return h.usageLog.list(organizationId, null, {});
 }
 
-describe.each(['apart', 'at-once'] as const)('RunCopilot: the checks before anything is streamed (reads %s)', (reads) => {
+describe('RunCopilotCall: the checks before anything is streamed', () => {
   it("answers RESOURCE_NOT_FOUND for a note that is missing or someone else's, before looking at the plan or the model", async () => {
-    const h = aiHarness({ reads, model: null });
+    const h = aiHarness({ model: null });
     const owner = await h.aCaller('member');
     const note = await h.aNote(owner);
     const colleague = await h.aCaller('member', owner.organizationId);
     // No model and the Free plan (no AI): both would be FEATURE_DISABLED, but the note comes first.
-    await expect(h.improve.execute(colleague, h.input(note))).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
-    await expect(h.improve.execute(owner, { ...h.input(note), noteId: 9_999 })).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+    await expect(h.copilot.execute(colleague, h.input(note))).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+    await expect(h.copilot.execute(owner, { ...h.input(note), noteId: 9_999 })).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
   });
 
   it('answers FEATURE_DISABLED on a plan without enable_ai before looking at capacity, and calls no model', async () => {
-    const h = aiHarness({ reads });
+    const h = aiHarness();
     const caller = await h.aCaller('member');
     await h.givePlan(caller.organizationId, 0, false);
-    await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED', details: { feature_key: 'enable_ai' } });
+    await expect(h.copilot.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED', details: { feature_key: 'enable_ai' } });
     expect(h.model.calls).toHaveLength(0);
   });
 
   it('answers FEATURE_DISABLED on the default (Free) plan', async () => {
-    const h = aiHarness({ reads });
+    const h = aiHarness();
     const caller = await h.aCaller('member');
-    await expect(h.summarize.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED' });
+    await expect(h.copilot.execute(caller, h.input(await h.aNote(caller), undefined, 'summarize'))).rejects.toMatchObject({ code: 'FEATURE_DISABLED' });
   });
 
   it('takes the default plan when the subscription to an AI plan no longer counts (canceled), and the AI plan while past_due', async () => {
-    const h = aiHarness({ reads });
+    const h = aiHarness();
     const caller = await h.anAiCaller({ tokenLimit: -1 });
     const note = await h.aNote(caller);
     const aiPlan = (await h.aiDeps.plans.forOrganization(caller.organizationId)).plan.name;
     await h.subscribe(caller.organizationId, aiPlan, { status: 'canceled', eventAt: new Date(h.clock.now().getTime() + 1) });
-    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'FEATURE_DISABLED' });
+    await expect(h.copilot.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'FEATURE_DISABLED' });
     await h.subscribe(caller.organizationId, aiPlan, { status: 'past_due', eventAt: new Date(h.clock.now().getTime() + 2) });
-    await readAll((await h.improve.execute(caller, h.input(note))).chunks());
+    await readAll((await h.copilot.execute(caller, h.input(note))).chunks());
     expect(h.model.calls).toHaveLength(1);
   });
 
   it('answers FEATURE_DISABLED when no model is configured, even on a plan with AI and room', async () => {
-    const h = aiHarness({ reads, model: null });
+    const h = aiHarness({ model: null });
     const caller = await h.anAiCaller({ tokenLimit: -1 });
-    await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED', details: { feature_key: 'enable_ai' } });
+    await expect(h.copilot.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED', details: { feature_key: 'enable_ai' } });
   });
 
   it('answers QUOTA_EXCEEDED with the token_limit when capacity cannot hold the input + 200, and holds nothing', async () => {
-    const h = aiHarness({ reads });
+    const h = aiHarness();
     const caller = await h.aCaller('member');
     const note = await h.aNote(caller);
     const limit = inputEstimate(note) + MIN_OUTPUT_TOKENS - 1;
     await h.givePlan(caller.organizationId, limit);
-    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', details: { feature_key: 'token_limit', limit } });
+    await expect(h.copilot.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', details: { feature_key: 'token_limit', limit } });
     expect(h.model.calls).toHaveLength(0);
     expect(h.tables.reservations.size).toBe(0);
   });
 
   it('lets exactly input + 200 through, telling the model it may write 200 tokens', async () => {
-    const h = aiHarness({ reads });
+    const h = aiHarness();
     const caller = await h.aCaller('member');
     const note = await h.aNote(caller);
     await h.givePlan(caller.organizationId, inputEstimate(note) + MIN_OUTPUT_TOKENS);
-    await readAll((await h.improve.execute(caller, h.input(note))).chunks());
+    await readAll((await h.copilot.execute(caller, h.input(note))).chunks());
     expect(h.model.requests[0]).toMatchObject({ model: AI_MODEL, maxOutputTokens: MIN_OUTPUT_TOKENS });
   });
 
   it('counts credits as capacity: a zero allotment with enough credits is served from them', async () => {
-    const h = aiHarness({ reads });
+    const h = aiHarness();
     const caller = await h.anAiCaller({ tokenLimit: 0 });
     await h.giveCredits(caller.organizationId, 10_000);
     const note = await h.aNote(caller);
     h.model.script({ usage: { inputTokens: 120, outputTokens: 80 } });
-    const call = await h.improve.execute(caller, h.input(note));
+    const call = await h.copilot.execute(caller, h.input(note));
     await readAll(call.chunks());
     expect(await call.settled()).toMatchObject({ allotmentTokens: 0, creditTokens: 200, overageTokens: 0 });
     expect(await h.balance(caller.organizationId)).toBe(9_800);
@@ -93,20 +93,20 @@ describe.each(['apart', 'at-once'] as const)('RunCopilot: the checks before anyt
   });
 
   it('refuses beyond capacity with only one overage switch on; serves with both on', async () => {
-    const h = aiHarness({ reads });
+    const h = aiHarness();
     const caller = await h.anAiCaller({ tokenLimit: 0 });
     const note = await h.aNote(caller);
     await h.setOverage(caller.organizationId, true, false);
-    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    await expect(h.copilot.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
     await h.setOverage(caller.organizationId, false, true);
-    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    await expect(h.copilot.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
     await h.setOverage(caller.organizationId, true, true);
-    await readAll((await h.improve.execute(caller, h.input(note))).chunks());
+    await readAll((await h.copilot.execute(caller, h.input(note))).chunks());
     expect(h.model.requests.map((request) => request.maxOutputTokens)).toEqual([MAX_OUTPUT_TOKENS]);
   });
 });
 
-describe('RunCopilot: the output bound', () => {
+describe('RunCopilotCall: the output bound', () => {
   it.each([
     ['what capacity leaves after the input', 700, 700],
     ['2000 when capacity allows more', 50_000, MAX_OUTPUT_TOKENS],
@@ -115,7 +115,7 @@ describe('RunCopilot: the output bound', () => {
     const caller = await h.aCaller('member');
     const note = await h.aNote(caller);
     await h.givePlan(caller.organizationId, inputEstimate(note) + room);
-    const call = await h.improve.execute(caller, h.input(note));
+    const call = await h.copilot.execute(caller, h.input(note));
     const [reservation] = [...h.tables.reservations.values()];
     expect(reservation).toMatchObject({ max_output_tokens: bound, allotment_tokens: inputEstimate(note) + bound });
     expect(h.model.requests[0]!.maxOutputTokens).toBe(bound);
@@ -126,7 +126,7 @@ describe('RunCopilot: the output bound', () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
     const note = await h.aNote(caller, 'x'.repeat(4_001));
-    const call = await h.summarize.execute(caller, h.input(note));
+    const call = await h.copilot.execute(caller, h.input(note, undefined, 'summarize'));
     const { instructions, input } = h.model.requests[0]!;
     expect([...h.tables.reservations.values()][0]!.input_estimate).toBe(Math.ceil((instructions.length + input.length) / 4));
     expect(input).toContain('x'.repeat(4_001));
@@ -134,13 +134,13 @@ describe('RunCopilot: the output bound', () => {
   });
 });
 
-describe('RunCopilot: a provider that fails before its first byte', () => {
+describe('RunCopilotCall: a provider that fails before its first byte', () => {
   it('answers SERVICE_UNAVAILABLE, releases the reservation, charges nothing and logs no usage', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller({ tokenLimit: 0 });
     await h.giveCredits(caller.organizationId, 5_000);
     h.model.script({ deltas: [], ending: 'fail' });
-    await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(h.copilot.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(h.tables.reservations.size).toBe(0);
     expect(await h.balance(caller.organizationId)).toBe(5_000);
     expect(await usageRows(h, caller.organizationId)).toEqual([]);
@@ -151,19 +151,19 @@ describe('RunCopilot: a provider that fails before its first byte', () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
     h.model.script({ deltas: [], ending: 'fail', error: new TypeError('socket hang up') });
-    await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(h.copilot.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(h.tables.reservations.size).toBe(0);
     expect(h.logger.lines.some((line) => line.level === 'warn' && line.message.includes('before its first byte'))).toBe(true);
   });
 });
 
-describe('RunCopilot: a call that streamed', () => {
+describe('RunCopilotCall: a call that streamed', () => {
   it('charges the usage the provider reported and logs it once, with its cost from the price list', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller({ tokenLimit: 100_000 });
     const note = await h.aNote(caller);
     h.model.script({ deltas: ['Better ', 'note'], usage: { inputTokens: 1_000, outputTokens: 500 } });
-    const call = await h.improve.execute(caller, h.input(note));
+    const call = await h.copilot.execute(caller, h.input(note));
     expect(await readAll(call.chunks())).toBe('Better note');
     const record = await call.settled();
     expect(record).toEqual({
@@ -188,7 +188,7 @@ describe('RunCopilot: a call that streamed', () => {
   it('logs the feature it ran as', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
-    const call = await h.summarize.execute(caller, h.input(await h.aNote(caller)));
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller), undefined, 'summarize'));
     await readAll(call.chunks());
     expect(await call.settled()).toMatchObject({ feature: 'summarize' });
   });
@@ -197,7 +197,7 @@ describe('RunCopilot: a call that streamed', () => {
     const h = aiHarness();
     h.aiDeps.settings.model = 'gpt-unpriced';
     const caller = await h.anAiCaller();
-    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
     await readAll(call.chunks());
     expect(await call.settled()).toMatchObject({ model: 'gpt-unpriced', costUsd: null });
     expect(h.logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', fields: { model: 'gpt-unpriced' } }));
@@ -208,7 +208,7 @@ describe('RunCopilot: a call that streamed', () => {
     const caller = await h.anAiCaller();
     const note = await h.aNote(caller);
     h.model.script({ deltas: ['Hello', ' world'], ending: 'fail' });
-    const call = await h.improve.execute(caller, h.input(note));
+    const call = await h.copilot.execute(caller, h.input(note));
     expect(await readAll(call.chunks())).toBe('Hello world');
     const rows = await usageRows(h, caller.organizationId);
     expect(rows).toHaveLength(1);
@@ -221,7 +221,7 @@ describe('RunCopilot: a call that streamed', () => {
     const caller = await h.anAiCaller();
     const note = await h.aNote(caller);
     h.model.script({ deltas: ['abcdefghi'], usage: null });
-    const call = await h.improve.execute(caller, h.input(note));
+    const call = await h.copilot.execute(caller, h.input(note));
     await readAll(call.chunks());
     expect(await call.settled()).toMatchObject({ inputTokens: inputEstimate(note), outputTokens: 3 });
   });
@@ -232,7 +232,7 @@ describe('RunCopilot: a call that streamed', () => {
     const note = await h.aNote(caller);
     h.model.script({ deltas: ['First part'], ending: 'hang' });
     const controller = new AbortController();
-    const call = await h.improve.execute(caller, h.input(note, controller));
+    const call = await h.copilot.execute(caller, h.input(note, controller));
     const provider = await h.model.nextCall();
     const reading = readAll(call.chunks());
     controller.abort();
@@ -250,7 +250,7 @@ describe('RunCopilot: a call that streamed', () => {
     const note = await h.aNote(caller);
     h.model.script({ deltas: [], ending: 'hang' });
     const controller = new AbortController();
-    const running = h.improve.execute(caller, h.input(note, controller));
+    const running = h.copilot.execute(caller, h.input(note, controller));
     const provider = await h.model.nextCall();
     controller.abort();
     await expect(running).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
@@ -273,7 +273,7 @@ describe('RunCopilot: a call that streamed', () => {
     const note = await h.aNote(caller);
     const controller = new AbortController();
     controller.abort();
-    await expect(h.improve.execute(caller, h.input(note, controller))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(h.copilot.execute(caller, h.input(note, controller))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(await usageRows(h, caller.organizationId)).toEqual([]);
     expect(h.tables.reservations.size).toBe(0);
   });
@@ -282,7 +282,7 @@ describe('RunCopilot: a call that streamed', () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
     h.model.script({ deltas: ['unread'], ending: 'hang' });
-    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
     const provider = await h.model.nextCall();
     const [first, second] = await Promise.all([call.close(), call.close()]);
     expect(first).not.toBeNull();
@@ -297,7 +297,7 @@ describe('RunCopilot: a call that streamed', () => {
   it('does not abort a provider call that finished, even when close() follows', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
-    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
     const provider = await h.model.nextCall();
     await readAll(call.chunks());
     await call.close();
@@ -308,7 +308,7 @@ describe('RunCopilot: a call that streamed', () => {
   it('close() after the text was read to the end does not settle again', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
-    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
     await readAll(call.chunks());
     const record = await call.settled();
     expect(await call.close()).toEqual(record);
@@ -316,7 +316,7 @@ describe('RunCopilot: a call that streamed', () => {
   });
 });
 
-describe('RunCopilot: charging what the provider reported', () => {
+describe('RunCopilotCall: charging what the provider reported', () => {
   async function overReported(overage: boolean) {
     const h = aiHarness();
     const caller = await h.aCaller('member');
@@ -325,7 +325,7 @@ describe('RunCopilot: charging what the provider reported', () => {
     await h.givePlan(caller.organizationId, limit);
     if (overage) await h.setOverage(caller.organizationId, true, true);
     h.model.script({ usage: { inputTokens: inputEstimate(note), outputTokens: 5_000 } });
-    const call = await h.improve.execute(caller, h.input(note));
+    const call = await h.copilot.execute(caller, h.input(note));
     await readAll(call.chunks());
     const period = (await h.resolver.forOrganization(caller.organizationId)).period;
     return { h, caller, limit, record: await call.settled(), snapshot: await h.capacity.snapshot(caller.organizationId, period) };
@@ -353,7 +353,7 @@ describe('RunCopilot: charging what the provider reported', () => {
     const caller = await h.anAiCaller({ tokenLimit: 400 });
     await h.giveCredits(caller.organizationId, 10_000);
     h.model.script({ usage: { inputTokens: 300, outputTokens: 1_000 } });
-    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
     await readAll(call.chunks());
     const record = await call.settled();
     expect(record).toMatchObject({ allotmentTokens: 400, creditTokens: 900, overageTokens: 0 });
@@ -368,7 +368,7 @@ describe('RunCopilot: charging what the provider reported', () => {
     const caller = await h.anAiCaller({ tokenLimit: 0 });
     await h.giveCredits(caller.organizationId, 10_000);
     h.model.script({ deltas: ['x'], ending: 'hang' });
-    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
     const held = [...h.tables.reservations.values()][0]!.credit_tokens;
     expect(await h.balance(caller.organizationId)).toBe(10_000 - held);
     (await h.model.nextCall()).finish({ inputTokens: 100, outputTokens: 20 });
@@ -383,7 +383,7 @@ describe('RunCopilot: charging what the provider reported', () => {
     // Room for one call with the full 2000 bound and not for a second one's input + 200.
     await h.givePlan(caller.organizationId, inputEstimate(note) + MAX_OUTPUT_TOKENS + inputEstimate(note) + MIN_OUTPUT_TOKENS - 1);
     h.model.script({ ending: 'hang' }).script({ ending: 'hang' });
-    const results = await Promise.allSettled([h.improve.execute(caller, h.input(note)), h.improve.execute(caller, h.input(note))]);
+    const results = await Promise.allSettled([h.copilot.execute(caller, h.input(note)), h.copilot.execute(caller, h.input(note))]);
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     expect(results.find((result) => result.status === 'rejected')).toMatchObject({ reason: { code: 'QUOTA_EXCEEDED' } });
     for (const result of results) if (result.status === 'fulfilled') await result.value.close();
