@@ -2,6 +2,7 @@ import type { OrganizationRepository } from '../../core/accounts/organization-re
 import type { AiCapacity } from '../../core/ai/ai-capacity.port';
 import type { Admission, AdmissionRequest, CopilotAdmission } from '../../core/ai/copilot-admission.port';
 import { noteInputEstimate } from '../../core/ai/copilot-prompt';
+import type { ModelPriceRepository } from '../../core/ai/model-price.port';
 import type { SystemSettingsRepository } from '../../core/ai/system-settings.port';
 import type { NoteRepository } from '../../core/notes/note-repository.port';
 import type { EffectivePlan } from '../../core/plans/effective-plan';
@@ -13,6 +14,7 @@ export interface InMemoryCopilotAdmissionPorts {
   organizations: Pick<OrganizationRepository, 'findSettings'>;
   systemSettings: SystemSettingsRepository;
   capacity: AiCapacity;
+  prices: ModelPriceRepository;
 }
 
 /**
@@ -46,6 +48,6 @@ export class InMemoryCopilotAdmission implements CopilotAdmission {
       expiresAt: request.expiresAt,
     });
     if (!reservation) return { outcome: 'quota_exceeded', tokenLimit: plan.features.token_limit };
-    return { outcome: 'reserved', note: { title: note.title, content: note.content }, reservation };
+    return { outcome: 'reserved', note: { title: note.title, content: note.content }, reservation, price: await this.ports.prices.find(request.model) };
   }
 }

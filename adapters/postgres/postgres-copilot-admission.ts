@@ -33,6 +33,7 @@ const ADMIT: PreparedSql = {
   name: 'ai_admit_call',
   text: `select * from ai_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
      as (outcome text, token_limit bigint, note_title varchar, note_content text, reported_start timestamptz, reported_end timestamptz,
+         input_usd_per_million double precision, output_usd_per_million double precision,
          ${RESERVATION_COLUMNS.map((column) => `${column} ${RESERVATION_TYPES[column]}`).join(', ')})`,
 };
 
@@ -48,11 +49,13 @@ type AdmitRow = { [C in keyof ReservationRow]: ReservationRow[C] | null } & {
   note_content: string | null;
   reported_start: Date | null;
   reported_end: Date | null;
+  input_usd_per_million: number | null;
+  output_usd_per_million: number | null;
 };
 
 /**
  * The copilot's checks and reservation as one call of `ai_admit` (schema/ai.routines.ts): one
- * round trip, and the organization's lock held only inside the database. A subscription whose
+ * round trip (the model's price included), and the organization's lock held only inside the database. A subscription whose
  * reported period has ended takes a second call, with the period rolled forward by core.
  */
 export class PostgresCopilotAdmission implements CopilotAdmission {
@@ -71,7 +74,12 @@ export class PostgresCopilotAdmission implements CopilotAdmission {
       case 'quota_exceeded':
         return { outcome: 'quota_exceeded', tokenLimit: Number(row.token_limit) };
       case 'reserved':
-        return { outcome: 'reserved', note: { title: row.note_title!, content: row.note_content! }, reservation: toReservation(row as ReservationRow) };
+        return {
+          outcome: 'reserved',
+          note: { title: row.note_title!, content: row.note_content! },
+          reservation: toReservation(row as ReservationRow),
+          price: row.input_usd_per_million === null ? null : { model: request.model, inputUsdPerMillion: row.input_usd_per_million, outputUsdPerMillion: row.output_usd_per_million! },
+        };
       default:
         throw new Error(`ai_admit answered ${row.outcome} with the rolled period`);
     }

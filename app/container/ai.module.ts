@@ -8,7 +8,6 @@ import { OpenAiLanguageModel } from '../../adapters/openai/openai-language-model
 import { PostgresAiCapacity } from '../../adapters/postgres/postgres-ai-capacity';
 import { PostgresCopilotAdmission } from '../../adapters/postgres/postgres-copilot-admission';
 import { PostgresCreditLedger } from '../../adapters/postgres/postgres-credit-ledger';
-import { PostgresModelPriceRepository } from '../../adapters/postgres/postgres-model-price-repository';
 import { PostgresOverageReportStore } from '../../adapters/postgres/postgres-overage-report-store';
 import { PostgresSystemSettingsRepository } from '../../adapters/postgres/postgres-system-settings-repository';
 import { PostgresUsageLog } from '../../adapters/postgres/postgres-usage-log';
@@ -66,7 +65,6 @@ export function aiModule(): ContainerModule {
         plans: new EffectivePlanResolver({ plans: ctx.get(TOKENS.PlanRepository), subscriptions: ctx.get(TOKENS.SubscriptionRepository), clock: ctx.get(TOKENS.Clock) }),
         admission: new PostgresCopilotAdmission(database),
         systemSettings: ctx.get(TOKENS.SystemSettingsRepository),
-        prices: new PostgresModelPriceRepository(database),
         usageLog: new PostgresUsageLog(database),
         overageReports: ctx.get(TOKENS.OverageReportStore),
         clock: ctx.get(TOKENS.Clock),

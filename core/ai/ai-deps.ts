@@ -4,7 +4,6 @@ import type { EffectivePlan } from '../plans/effective-plan';
 import type { AiCapacity } from './ai-capacity.port';
 import type { CopilotAdmission } from './copilot-admission.port';
 import type { LanguageModel } from './language-model.port';
-import type { ModelPriceRepository } from './model-price.port';
 import type { OverageReportStore } from './overage-report.port';
 import type { SystemSettingsRepository } from './system-settings.port';
 import type { UsageLog } from './usage-log.port';
@@ -19,7 +18,6 @@ export interface AiDeps {
   /** The organization's effective plan and usage period (plans context). */
   plans: { forOrganization(organizationId: number): Promise<EffectivePlan> };
   systemSettings: SystemSettingsRepository;
-  prices: ModelPriceRepository;
   usageLog: UsageLog;
   overageReports: OverageReportStore;
   clock: Clock;

@@ -1,6 +1,7 @@
 import type { Note } from '../notes/note';
 import type { NoteOwner } from '../notes/note-repository.port';
 import type { Reservation } from './ai-capacity.port';
+import type { ModelPrice } from './model-price.port';
 import type { CopilotFeature } from './usage-record';
 
 /** Who asks for a copilot call on which note, and what to reserve for it when it passes. */
@@ -27,11 +28,18 @@ export type Admission =
   | { outcome: 'note_not_found' }
   | { outcome: 'ai_disabled' }
   | { outcome: 'quota_exceeded'; tokenLimit: number }
-  | { outcome: 'reserved'; note: Pick<Note, 'title' | 'content'>; reservation: Reservation };
+  | {
+      outcome: 'reserved';
+      note: Pick<Note, 'title' | 'content'>;
+      reservation: Reservation;
+      /** The model's price, for the settlement (read with the rest); null when none is on record. */
+      price: ModelPrice | null;
+    };
 
 /**
  * A copilot call's checks and its reservation, as one step: the call's first byte waits on it,
- * so an adapter does it in as few round trips as it can (PostgreSQL: one). The checks, in order,
+ * so an adapter does it in as few round trips as it can (PostgreSQL: one). Whatever else the call
+ * needs from the store, the model's price, comes with it. The checks, in order,
  * each judged only when the ones before it passed:
  *
  * 1. the note is the owner's (`note_not_found` otherwise: missing and someone else's look alike);

@@ -316,6 +316,32 @@ describe('RunCopilotCall: a call that streamed', () => {
   });
 });
 
+describe('RunCopilotCall: the deadline', () => {
+  it('aborts a call that streams past settings.maxCallMs and charges what it used', async () => {
+    const h = aiHarness();
+    h.aiDeps.settings.maxCallMs = 20;
+    const caller = await h.anAiCaller();
+    const note = await h.aNote(caller);
+    h.model.script({ deltas: ['Slow start'], ending: 'hang' });
+    const call = await h.copilot.execute(caller, h.input(note));
+    const provider = await h.model.nextCall();
+    expect(await readAll(call.chunks())).toBe('Slow start');
+    expect(provider.aborted).toBe(true);
+    expect(await call.settled()).toMatchObject({ inputTokens: inputEstimate(note), outputTokens: Math.ceil('Slow start'.length / 4) });
+    expect(h.tables.reservations.size).toBe(0);
+  });
+
+  it('answers SERVICE_UNAVAILABLE and releases the reservation when the model has not started by the deadline', async () => {
+    const h = aiHarness();
+    h.aiDeps.settings.maxCallMs = 20;
+    const caller = await h.anAiCaller();
+    h.model.script({ deltas: [], ending: 'hang' });
+    await expect(h.copilot.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(h.tables.reservations.size).toBe(0);
+    expect(await usageRows(h, caller.organizationId)).toEqual([]);
+  });
+});
+
 describe('RunCopilotCall: charging what the provider reported', () => {
   async function overReported(overage: boolean) {
     const h = aiHarness();

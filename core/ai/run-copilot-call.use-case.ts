@@ -6,7 +6,7 @@ import type { Reservation } from './ai-capacity.port';
 import type { AiDeps } from './ai-deps';
 import { copilotPrompt, promptCharacters, type CopilotTone } from './copilot-prompt';
 import type { ModelEvent } from './language-model.port';
-import { callCost } from './model-price.port';
+import { callCost, type ModelPrice } from './model-price.port';
 import type { CopilotFeature, UsageRecord } from './usage-record';
 
 export interface CopilotCallInput {
@@ -30,7 +30,7 @@ export interface CopilotAnswer {
   settled(): Promise<UsageRecord | null>;
 }
 
-export type CopilotDeps = Pick<AiDeps, 'admission' | 'model' | 'capacity' | 'prices' | 'clock' | 'logger' | 'settings'>;
+export type CopilotDeps = Pick<AiDeps, 'admission' | 'model' | 'capacity' | 'clock' | 'logger' | 'settings'>;
 
 export const aiDisabled = () => new DomainError('FEATURE_DISABLED', 'The AI copilot is not available on this plan', { feature_key: 'enable_ai' });
 
@@ -52,7 +52,8 @@ interface Usage {
  *    reservation and answers SERVICE_UNAVAILABLE, charging nothing;
  * 4. the stream: a failure mid-way cuts the text short (the headers are sent);
  * 5. the settlement, exactly once however the call ended: the tokens the provider reported, or
- *    when it reported none the input estimate plus the characters received ÷ 4.
+ *    when it reported none the input estimate plus the characters received ÷ 4, at the model's
+ *    price read with the checks.
  *
  * `execute` runs the life to its first byte, so a refusal is thrown before anything is streamed;
  * the answer it returns runs the rest.
@@ -98,7 +99,7 @@ export class RunCopilotCall {
     if (admitted.outcome === 'note_not_found') throw resourceNotFound('note', input.noteId);
     if (admitted.outcome === 'ai_disabled' || !model) throw aiDisabled();
     if (admitted.outcome === 'quota_exceeded') throw quotaExceeded('token_limit', admitted.tokenLimit);
-    const { note, reservation } = admitted;
+    const { note, reservation, price } = admitted;
 
     // 2. The model call and what stops it.
     const provider = new AbortController();
@@ -161,7 +162,7 @@ export class RunCopilotCall {
       if (!provider.signal.aborted) this.deps.logger.warn({ err: error, reservation_id: reservation.id }, 'model stream failed mid-way: response cut short');
     } finally {
       await end();
-      settled(await this.settle(reservation, used));
+      settled(await this.settle(reservation, price, used));
     }
   }
 
@@ -176,10 +177,9 @@ export class RunCopilotCall {
    * held until it expires, then is released uncharged: the customer is never charged twice, and
    * never past the cap.
    */
-  private async settle(reservation: Reservation, used: Usage): Promise<UsageRecord | null> {
+  private async settle(reservation: Reservation, price: ModelPrice | null, used: Usage): Promise<UsageRecord | null> {
     const tokens = used.reported ?? { inputTokens: reservation.inputEstimate, outputTokens: Math.ceil(used.characters / 4) };
     try {
-      const price = await this.deps.prices.find(reservation.model);
       if (!price) this.deps.logger.warn({ model: reservation.model }, 'no price on record for this model: its usage is logged without a cost');
       const costUsd = price ? callCost(price, tokens.inputTokens, tokens.outputTokens) : null;
       return await this.deps.capacity.settle(reservation, { ...tokens, costUsd, at: this.deps.clock.now() });

@@ -65,14 +65,13 @@ export function aiHarness(options: { model?: LanguageModel | null } = {}): AiHar
   const systemSettings = new InMemorySystemSettingsRepository();
   const prices = new InMemoryModelPriceRepository([AI_PRICE]);
   const logger = recordingLogger();
-  const admission = new InMemoryCopilotAdmission({ notes: h.notes, plans: h.resolver, organizations: h.ports.organizations, systemSettings, capacity });
+  const admission = new InMemoryCopilotAdmission({ notes: h.notes, plans: h.resolver, organizations: h.ports.organizations, systemSettings, capacity, prices });
   const aiDeps: AiDeps = {
     model,
     capacity,
     admission,
     plans: h.resolver,
     systemSettings,
-    prices,
     usageLog,
     overageReports,
     clock: h.clock,

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../adapters/postgres/database';
 import { PostgresAiCapacity } from '../../adapters/postgres/postgres-ai-capacity';
 import { PostgresCreditLedger } from '../../adapters/postgres/postgres-credit-ledger';
-import { PostgresModelPriceRepository } from '../../adapters/postgres/postgres-model-price-repository';
 import { PostgresCopilotAdmission } from '../../adapters/postgres/postgres-copilot-admission';
 import { PostgresNoteRepository } from '../../adapters/postgres/postgres-note-repository';
 import { PostgresOrganizationRepository } from '../../adapters/postgres/postgres-organization-repository';
@@ -36,7 +35,6 @@ function postgresCapSystem(database: Database): CapSystem {
     deps: {
       capacity: new PostgresAiCapacity(database),
       admission: new PostgresCopilotAdmission(database),
-      prices: new PostgresModelPriceRepository(database),
       clock,
       logger: recordingLogger(),
       settings: { model: 'gpt-5-mini', maxCallMs: 180_000, reservationTtlMs: 600_000 },

@@ -1,5 +1,5 @@
 import { InMemoryAiCapacity } from '../../adapters/in-memory/in-memory-ai-capacity';
-import { InMemorySystemSettingsRepository } from '../../adapters/in-memory/in-memory-ai-settings';
+import { InMemoryModelPriceRepository, InMemorySystemSettingsRepository } from '../../adapters/in-memory/in-memory-ai-settings';
 import { aiTables } from '../../adapters/in-memory/in-memory-ai-tables';
 import { InMemoryCopilotAdmission } from '../../adapters/in-memory/in-memory-copilot-admission';
 import { InMemoryNoteRepository } from '../../adapters/in-memory/in-memory-note-repository';
@@ -32,8 +32,10 @@ export function inMemoryAdmissionHarness(): CopilotAdmissionHarness {
   const capacity = new InMemoryAiCapacity(store);
   const resolver = new EffectivePlanResolver({ plans, subscriptions, clock });
   const tables = aiTables(store);
+  // As the migration seeds it.
+  const prices = new InMemoryModelPriceRepository([{ model: 'gpt-5-mini', inputUsdPerMillion: 0.25, outputUsdPerMillion: 2 }]);
   return {
-    admission: new InMemoryCopilotAdmission({ notes, plans: resolver, organizations, systemSettings, capacity }),
+    admission: new InMemoryCopilotAdmission({ notes, plans: resolver, organizations, systemSettings, capacity, prices }),
     capacity,
     notes,
     plans,

@@ -126,10 +126,10 @@ export function copilotAdmissionContract(name: string, open: () => Promise<Copil
       const estimate = noteInputEstimate(PROMPT, note);
       await subscribe(tenant.organizationId, { token_limit: estimate + 700, enable_ai: true });
       const admitted = await h.admission.admit(request(tenant, note.id, { feature: 'summarize' }));
-      expect(admitted).toEqual({
+      expect(admitted).toMatchObject({
         outcome: 'reserved',
         note: { title: 'Groceries', content: note.content },
-        reservation: expect.objectContaining({
+        reservation: {
           organizationId: tenant.organizationId,
           userId: tenant.userId,
           feature: 'summarize',
@@ -144,11 +144,23 @@ export function copilotAdmissionContract(name: string, open: () => Promise<Copil
           overageAllowed: false,
           createdAt: NOW,
           expiresAt: new Date(NOW.getTime() + 600_000),
-        }),
+        },
       });
+      expect(admitted).toMatchObject({ price: null });
       expect(await h.reservationCount(tenant.organizationId)).toBe(1);
       // A second call finds the first one's hold: only input + 200 would fit, and nothing is left.
       expect(await h.admission.admit(request(tenant, note.id))).toEqual({ outcome: 'quota_exceeded', tokenLimit: estimate + 700 });
+    });
+
+    it("returns the model's price with the reservation, for the settlement", async () => {
+      const tenant = await h.newTenant();
+      const note = await aNote(tenant);
+      await subscribe(tenant.organizationId, { token_limit: -1, enable_ai: true });
+      expect(await h.admission.admit(request(tenant, note.id, { model: 'gpt-5-mini' }))).toMatchObject({
+        outcome: 'reserved',
+        reservation: { model: 'gpt-5-mini' },
+        price: { model: 'gpt-5-mini', inputUsdPerMillion: 0.25, outputUsdPerMillion: 2 },
+      });
     });
 
     it('reserves in the calendar month without a reported period, and in the rolled-forward period once it ended', async () => {

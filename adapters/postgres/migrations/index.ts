@@ -11,7 +11,7 @@ import { Migration20261124071111_AccountSecurity } from './Migration202611240711
 import { Migration20261124081339_PlansNotesQuotas } from './Migration20261124081339_PlansNotesQuotas';
 import { Migration20261124083655_CredentialsVersion } from './Migration20261124083655_CredentialsVersion';
 import { Migration20261126104754_AiCopilot } from './Migration20261126104754_AiCopilot';
-import { Migration20261126165243_CopilotAdmission } from './Migration20261126165243_CopilotAdmission';
+import { Migration20261126172321_CopilotAdmission } from './Migration20261126172321_CopilotAdmission';
 
 /** Every migration, in order. Written by `npm run migration:create`; listed so bundlers and tsx never depend on a glob. */
 export const migrations: MigrationObject[] = [
@@ -27,5 +27,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124081339_PlansNotesQuotas', class: Migration20261124081339_PlansNotesQuotas },
   { name: 'Migration20261124083655_CredentialsVersion', class: Migration20261124083655_CredentialsVersion },
   { name: 'Migration20261126104754_AiCopilot', class: Migration20261126104754_AiCopilot },
-  { name: 'Migration20261126165243_CopilotAdmission', class: Migration20261126165243_CopilotAdmission },
+  { name: 'Migration20261126172321_CopilotAdmission', class: Migration20261126172321_CopilotAdmission },
 ];

@@ -231,8 +231,9 @@ export const RESERVATION_COLUMNS = [
  * one read of the note, the subscription, the plan sold as its product, the default plan and both
  * overage switches, judged in the port's order, then `ai_reserve` when every check passed. It
  * returns one row: the outcome (`note_not_found`, `ai_disabled`, `quota_exceeded`, `reserved`),
- * the plan's `token_limit`, the note's title and content, the subscription's reported period, and
- * the reservation's columns (null unless reserved).
+ * the plan's `token_limit`, the note's title and content, the subscription's reported period, the
+ * model's price (null when none is on record; the settlement needs it, so it is read here rather
+ * than in a round trip of its own), and the reservation's columns (null unless reserved).
  *
  * The effective plan is `selectEffectivePlan`'s rule (core/plans/effective-plan.ts) on the rows
  * read here: the subscribed plan while the subscription's status is one of
@@ -281,6 +282,8 @@ export const AiAdmit = new Routine({
       v_default_features jsonb;
       v_organization_overage boolean;
       v_system_overage boolean;
+      v_input_usd double precision;
+      v_output_usd double precision;
       v_features jsonb;
       v_period_start timestamptz;
       v_token_limit bigint;
@@ -288,16 +291,17 @@ export const AiAdmit = new Routine({
       v_reservation ai_reservation;
     begin
       select n.id, n.title, n.content, s.status, s.current_period_start, s.current_period_end, pp.id, pp.features, dp.id, dp.features,
-          o.overage_enabled, ss.ai_overage_enabled
+          o.overage_enabled, ss.ai_overage_enabled, mp.input_usd_per_million, mp.output_usd_per_million
         into v_note_id, v_title, v_content, v_status, v_reported_start, v_reported_end, v_product_plan_id, v_product_features,
-          v_default_plan_id, v_default_features, v_organization_overage, v_system_overage
+          v_default_plan_id, v_default_features, v_organization_overage, v_system_overage, v_input_usd, v_output_usd
         from (values (1)) as one (x)
         left join note n on n.organization_id = p_organization_id and n.user_id = p_user_id and n.id = p_note_id
         left join subscription s on s.organization_id = p_organization_id
         left join plan pp on pp.stripe_product_id = s.product_id
         left join plan dp on dp.is_default = true
         left join organization o on o.id = p_organization_id
-        left join system_settings ss on ss.id = 1;
+        left join system_settings ss on ss.id = 1
+        left join model_price mp on mp.model = p_model;
       if v_note_id is null then
         v_outcome := 'note_not_found';
       elsif not p_ai_configured then
@@ -333,7 +337,7 @@ export const AiAdmit = new Routine({
           v_outcome := case when v_reservation.id is null then 'quota_exceeded' else 'reserved' end;
         end if;
       end if;
-      return query select v_outcome, v_token_limit, v_title, v_content, v_reported_start, v_reported_end,
+      return query select v_outcome, v_token_limit, v_title, v_content, v_reported_start, v_reported_end, v_input_usd, v_output_usd,
         ${RESERVATION_COLUMNS.map((column) => `v_reservation.${column}`).join(', ')};
     end`,
 });

@@ -1,23 +1,24 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261126165243_CopilotAdmission extends Migration {
+export class Migration20261126172321_CopilotAdmission extends Migration {
 
-  override name = 'Migration20261126165243_CopilotAdmission';
+  override name = 'Migration20261126172321_CopilotAdmission';
 
   override up(): void | Promise<void> {
     this.addSql(`create or replace function "ai_admit"("p_organization_id" integer, "p_user_id" integer, "p_note_id" integer, "p_feature" varchar, "p_model" varchar, "p_ai_configured" boolean, "p_prompt_characters" integer, "p_counting_statuses" varchar, "p_default_token_limit" bigint, "p_default_enable_ai" boolean, "p_now" timestamptz, "p_month_start" timestamptz, "p_period_start" timestamptz, "p_min_output" integer, "p_max_output" integer, "p_expires_at" timestamptz) returns setof record volatile language plpgsql as \$\$ begin declare
-      v_note_id integer;       v_title varchar;       v_content text;       v_status varchar;       v_reported_start timestamptz;       v_reported_end timestamptz;       v_product_plan_id integer;       v_product_features jsonb;       v_default_plan_id integer;       v_default_features jsonb;       v_organization_overage boolean;       v_system_overage boolean;       v_features jsonb;       v_period_start timestamptz;       v_token_limit bigint;       v_outcome text;       v_reservation ai_reservation;     begin
+      v_note_id integer;       v_title varchar;       v_content text;       v_status varchar;       v_reported_start timestamptz;       v_reported_end timestamptz;       v_product_plan_id integer;       v_product_features jsonb;       v_default_plan_id integer;       v_default_features jsonb;       v_organization_overage boolean;       v_system_overage boolean;       v_input_usd double precision;       v_output_usd double precision;       v_features jsonb;       v_period_start timestamptz;       v_token_limit bigint;       v_outcome text;       v_reservation ai_reservation;     begin
       select n.id, n.title, n.content, s.status, s.current_period_start, s.current_period_end, pp.id, pp.features, dp.id, dp.features,
-          o.overage_enabled, ss.ai_overage_enabled
+          o.overage_enabled, ss.ai_overage_enabled, mp.input_usd_per_million, mp.output_usd_per_million
         into v_note_id, v_title, v_content, v_status, v_reported_start, v_reported_end, v_product_plan_id, v_product_features,
-          v_default_plan_id, v_default_features, v_organization_overage, v_system_overage
+          v_default_plan_id, v_default_features, v_organization_overage, v_system_overage, v_input_usd, v_output_usd
         from (values (1)) as one (x)
         left join note n on n.organization_id = p_organization_id and n.user_id = p_user_id and n.id = p_note_id
         left join subscription s on s.organization_id = p_organization_id
         left join plan pp on pp.stripe_product_id = s.product_id
         left join plan dp on dp.is_default = true
         left join organization o on o.id = p_organization_id
-        left join system_settings ss on ss.id = 1;       if v_note_id is null then
+        left join system_settings ss on ss.id = 1
+        left join model_price mp on mp.model = p_model;       if v_note_id is null then
         v_outcome := 'note_not_found';       elsif not p_ai_configured then
         v_outcome := 'ai_disabled';       else
         if v_status = any(string_to_array(p_counting_statuses, ',')) and v_product_plan_id is not null then
@@ -33,7 +34,7 @@ export class Migration20261126165243_CopilotAdmission extends Migration {
           raise exception 'No system_settings row: its migration seeds it';         else
           select * into v_reservation from ai_reserve(p_organization_id, p_user_id, p_feature, p_model, v_period_start, v_token_limit,
             ceil((p_prompt_characters + char_length(v_title) + char_length(v_content)) / 4.0)::integer,
-            coalesce(v_organization_overage, false) and v_system_overage, p_min_output, p_max_output, p_now, p_expires_at);           v_outcome := case when v_reservation.id is null then 'quota_exceeded' else 'reserved' end;         end if;       end if;       return query select v_outcome, v_token_limit, v_title, v_content, v_reported_start, v_reported_end,
+            coalesce(v_organization_overage, false) and v_system_overage, p_min_output, p_max_output, p_now, p_expires_at);           v_outcome := case when v_reservation.id is null then 'quota_exceeded' else 'reserved' end;         end if;       end if;       return query select v_outcome, v_token_limit, v_title, v_content, v_reported_start, v_reported_end, v_input_usd, v_output_usd,
         v_reservation.id, v_reservation.organization_id, v_reservation.user_id, v_reservation.feature, v_reservation.model, v_reservation.period_start, v_reservation.allotment_limit, v_reservation.input_estimate, v_reservation.allotment_tokens, v_reservation.credit_tokens, v_reservation.overage_tokens, v_reservation.max_output_tokens, v_reservation.overage_allowed, v_reservation.created_at, v_reservation.expires_at;     end; end \$\$;`);
   }
 
