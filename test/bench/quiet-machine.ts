@@ -27,13 +27,6 @@ export async function inWindow<T>(work: () => Promise<T>): Promise<{ result: T; 
   return { result, load: { before, after: loadNow(), quiet: before[0] <= LOAD_THRESHOLD } };
 }
 
-/** The windows together: quiet only when every one was. */
-export function combine(windows: readonly LoadWindow[]): LoadWindow {
-  const worst = (pick: (w: LoadWindow) => [number, number, number]) =>
-    [0, 1, 2].map((i) => Math.max(...windows.map((w) => pick(w)[i]!))) as [number, number, number];
-  return { before: worst((w) => w.before), after: worst((w) => w.after), quiet: windows.every((w) => w.quiet) };
-}
-
 const triple = (load: readonly number[]) => load.map((n) => n.toFixed(1)).join(' / ');
 
 /** "load 1.2 / 0.9 / 0.8 before, 1.9 / 1.0 / 0.8 after". */
