@@ -1,4 +1,4 @@
-import { isPending, type Invitation } from '../../core/organizations/invitation';
+import { inviterVouches, isPending, type Invitation } from '../../core/organizations/invitation';
 import type { InvitationRepository, NewInvitation } from '../../core/organizations/invitation-repository.port';
 import { applyWindow, type ListWindow } from '../../core/shared/list-page';
 import type { InMemoryStore, Table } from './in-memory-store';
@@ -76,12 +76,13 @@ export class InMemoryInvitationRepository implements InvitationRepository {
     });
   }
 
-  listPending(organizationId: number, now: Date, window?: ListWindow): Promise<Invitation[]> {
+  listAcceptable(organizationId: number, now: Date, window?: ListWindow): Promise<Invitation[]> {
+    const acceptable = (row: InvitationRow) => {
+      const inviter = row.invitedByUserId === null ? undefined : this.store.users.get(row.invitedByUserId);
+      return isPending(row, now) && inviterVouches(row, inviter ?? null);
+    };
     return this.store.unitOfWork.exclusive(() =>
-      applyWindow(
-        [...this.rows.values()].filter((row) => row.organizationId === organizationId && isPending(row, now)).sort(oldestFirst),
-        window,
-      ).map(copy),
+      applyWindow([...this.rows.values()].filter((row) => row.organizationId === organizationId && acceptable(row)).sort(oldestFirst), window).map(copy),
     );
   }
 

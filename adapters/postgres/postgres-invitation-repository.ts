@@ -1,6 +1,7 @@
 import type { Invitation } from '../../core/organizations/invitation';
 import type { InvitationRepository, NewInvitation } from '../../core/organizations/invitation-repository.port';
-import type { ExpressionBuilder, Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder, type Selectable } from 'kysely';
+import { ROLES } from '../../core/accounts/role';
 import type { ListWindow } from '../../core/shared/list-page';
 import type { Database } from './database';
 import { windowed } from './list-window';
@@ -77,11 +78,12 @@ export class PostgresInvitationRepository implements InvitationRepository {
     return row ? toInvitation(row) : null;
   }
 
-  async listPending(organizationId: number, now: Date, window?: ListWindow): Promise<Invitation[]> {
+  async listAcceptable(organizationId: number, now: Date, window?: ListWindow): Promise<Invitation[]> {
     const query = this.database.db
       .selectFrom('invitation')
       .selectAll()
       .where(pending(now))
+      .where(inviterVouches)
       .where('organization_id', '=', organizationId)
       .orderBy('created_at')
       .orderBy('id');
@@ -118,3 +120,18 @@ const pending =
   (now: Date) =>
   ({ and, eb }: ExpressionBuilder<Tables, 'invitation'>) =>
     and([eb('accepted_at', 'is', null), eb('revoked_at', 'is', null), eb('expires_at', '>', now)]);
+
+/** A role's precedence, as `precedenceOf` counts it: its position in ROLES. */
+const precedence = (role: RawBuilder<unknown>) => sql`array_position(array[${sql.join(ROLES.map((name) => sql.lit(name)))}]::text[], ${role}::text)`;
+
+/**
+ * `inviterVouches` as a condition on an invitation row: the inviter exists and is active, and
+ * is a sys_admin or belongs to the organization and may grant the role (not sys_admin, and at
+ * most their own precedence). The contract suite runs the same cases against the core rule.
+ */
+const inviterVouches = sql<boolean>`exists (
+  select 1 from app_user inviter
+  where inviter.id = invitation.invited_by_user_id and inviter.status = 'active'
+    and (inviter.role = 'sys_admin'
+      or (inviter.organization_id = invitation.organization_id and invitation.role <> 'sys_admin'
+        and ${precedence(sql.ref('invitation.role'))} <= ${precedence(sql.ref('inviter.role'))})))`;

@@ -682,7 +682,7 @@ export interface paths {
         };
         /**
          * List the pending invitations of the caller's organization
-         * @description Invitations neither accepted, revoked nor expired, oldest first.
+         * @description Invitations that can be accepted, oldest first: neither accepted, revoked nor expired, and still vouched for by their inviter (one whose inviter was removed, suspended or demoted below the invited role is not listed, since accepting it is refused).
          *
          *     **Access:** `org_admin` or above (session cookie).
          */
@@ -982,9 +982,9 @@ export interface paths {
         put?: never;
         /**
          * Turn TOTP off: `password` for accounts with one, else `code`
-         * @description Turns two-factor authentication off. Accounts with a password confirm with `password`; accounts without one (identity provider) with a current `code`.
+         * @description Turns two-factor authentication off. Accounts with a password confirm with `password`; accounts without one (identity provider) with a current `code`. Limited to 5 tries per user per 15 minutes; a wrong password also counts as a failed login of the account, and while login is throttled so is this (429 `RATE_LIMITED`).
          *
-         *     **Access:** `readonly` or above (session cookie). Rate limit: 5/15m per client IP (429 `RATE_LIMITED` beyond).
+         *     **Access:** `readonly` or above (session cookie). Rate limit: 5/15m per user (429 `RATE_LIMITED` beyond).
          */
         post: operations["disableTotp"];
         delete?: never;
@@ -1004,7 +1004,7 @@ export interface paths {
         put?: never;
         /**
          * Second step of a sign-in: a TOTP code or a recovery code against the challenge cookie; sets the session cookie
-         * @description The second step of a login when the user has MFA on: `POST /auth/login` answered `{mfa_required: true}` and set the `mfa_challenge` cookie. Send a TOTP `code` or a `recovery_code`; success sets the session cookie and clears the challenge. A wrong or reused code is 401 `INVALID_MFA_CODE`; after 5 wrong codes the challenge is void (401 `UNAUTHORIZED`).
+         * @description The second step of a login when the user has MFA on: `POST /auth/login` answered `{mfa_required: true}` and set the `mfa_challenge` cookie. Send a TOTP `code` or a `recovery_code`; success sets the session cookie and clears the challenge. A wrong or reused code is 401 `INVALID_MFA_CODE`; after 5 wrong codes the challenge is void (401 `UNAUTHORIZED`). Codes also count per account across all its challenges: after 10 within 15 minutes, 429 `RATE_LIMITED` with `Retry-After`, and a correct password gets no new challenge until the window passes.
          *
          *     **Access:** public. Rate limit: 30/15m per client IP (429 `RATE_LIMITED` beyond).
          */

@@ -11,6 +11,7 @@ import { SetupTotp } from '../../core/mfa/setup-totp.use-case';
 import { ConfirmTotp } from '../../core/mfa/confirm-totp.use-case';
 import { DisableTotp } from '../../core/mfa/disable-totp.use-case';
 import { VerifyMfa } from '../../core/mfa/verify-mfa.use-case';
+import { SecondFactorThrottle } from '../../core/mfa/second-factor-throttle';
 
 /**
  * Second factors: the TOTP factor and challenge stores, the sign-in completion every first-factor
@@ -41,6 +42,7 @@ export function mfaModule(): ContainerModule {
       settings: { issuer: ctx.get(TOKENS.Config).appName },
       sessionIssuer: ctx.get(TOKENS.SessionIssuer),
       loginThrottle: ctx.get(TOKENS.LoginThrottle),
+      secondFactorThrottle: new SecondFactorThrottle({ rateLimiter: ctx.get(TOKENS.RateLimiter) }),
     });
     bind(TOKENS.SignInCompletion).toDynamicValue((ctx) => new SignInCompletion(deps(ctx)));
 

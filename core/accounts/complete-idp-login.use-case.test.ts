@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { idpHarness, STATE_SECRET } from '../../test/builders/idp';
 import { AuthenticateSession } from './authenticate-session.use-case';
 import { IdentityProviderError } from './identity-provider.port';
+import { ConfirmTotp } from '../mfa/confirm-totp.use-case';
+import { SetupTotp } from '../mfa/setup-totp.use-case';
 
 const stateOf = (url: string) => new URL(url).searchParams.get('state') ?? '';
 
@@ -139,5 +141,25 @@ describe("CompleteIdpLogin: the provider's answer", () => {
     h.provider.failure = bug;
 
     await expect(h.signIn()).resolves.toEqual({ ok: false, reason: 'oauth_failed', cause: 'unexpected error', unexpected: bug });
+  });
+});
+
+describe('CompleteIdpLogin of a user with a second factor', () => {
+  it('issues no challenge while the account has spent its second-factor guesses: oauth_failed, said in the cause', async () => {
+    const h = idpHarness();
+    const first = await h.signIn();
+    if (!first.ok) throw new Error('expected a sign-in');
+    const caller = await new AuthenticateSession(h.ports).execute(first.kind === 'session' ? first.session.token : '');
+    const { secret } = await new SetupTotp(h.mfaPorts).execute(caller);
+    await new ConfirmTotp(h.mfaPorts).execute(caller, { code: h.totp.codeAt(secret, h.totp.stepAt(h.clock.now())) });
+    await expect(h.signIn()).resolves.toMatchObject({ ok: true, kind: 'mfa_required' });
+    const challenges = h.store.mfaChallenges.size;
+    for (let i = 0; i < 10; i += 1) await h.mfaPorts.secondFactorThrottle.takeGuess(first.userId);
+
+    const refused = await h.signIn();
+    expect(refused).toEqual({ ok: false, reason: 'oauth_failed', cause: expect.stringContaining('second-factor') });
+    expect(h.store.mfaChallenges.size).toBe(challenges);
+    h.clock.advanceSeconds(900);
+    await expect(h.signIn()).resolves.toMatchObject({ ok: true, kind: 'mfa_required' });
   });
 });

@@ -1,3 +1,4 @@
+import { DomainError } from '../shared/domain-error';
 import { constantTimeEqual } from '../shared/constant-time-equal';
 import { IdentityProviderError, type VerifiedIdentity } from './identity-provider.port';
 import type { IdpLoginFlow } from './idp-login-flow-store.port';
@@ -104,7 +105,13 @@ export class CompleteIdpLogin {
       // Read in this transaction, after any claim: the session is made under the current credentials.
       const user = await this.deps.users.findById(userId);
       if (!user) throw new IdpLoginFailure('oauth_failed', `user ${userId} went away during the sign-in`);
-      const signedIn = await this.deps.signInCompletion.complete(userId, user.credentialsVersion, input.origin);
+      const signedIn = await this.deps.signInCompletion.complete(userId, user.credentialsVersion, input.origin).catch((error: unknown) => {
+        // The account's second-factor guesses fill their window: the provider's word is no new challenge either.
+        if (error instanceof DomainError && error.code === 'TOO_MANY_ATTEMPTS') {
+          throw new IdpLoginFailure('oauth_failed', `user ${userId} has too many wrong second-factor codes; no challenge issued`);
+        }
+        throw error;
+      });
       return signedIn.kind === 'session'
         ? { kind: 'session' as const, userId, outcome, session: signedIn.session }
         : { kind: 'mfa_required' as const, userId, outcome, challenge: signedIn.challenge };

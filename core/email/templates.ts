@@ -1,6 +1,7 @@
 /**
  * The transactional emails, as pure functions: input in, `{subject, text, html}` out.
- * Every value interpolated into HTML is escaped; every token is URL-encoded in its link.
+ * Every value interpolated into HTML is escaped; every token is URL-encoded in its link; every
+ * user-chosen name is flattened to one line (`oneLine`) in both bodies.
  * The expiry wording must match the TTLs the use cases set (verification 24 h,
  * reset 1 h, invitation 7 days).
  */
@@ -43,8 +44,15 @@ const HTML_ESCAPES: Record<string, string> = {
 
 export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 
-// A subject becomes a mail header: a line break in a user-chosen name must not start a new header.
-const singleLine = (value: string): string => value.replace(/[\r\n]+/g, ' ').trim();
+/**
+ * Control characters (C0, DEL, C1: line breaks and tabs among them) and the Unicode line and
+ * paragraph separators, each run turned into one space. A subject becomes a mail header, where a
+ * line break would start a new header; a name stands inside a paragraph of ours, where a line
+ * break would start a paragraph the name wrote (in the HTML body too: line breaks there become
+ * `<br>`). Names are refused with such characters at the API, but older rows or other sources may
+ * still hold them.
+ */
+export const oneLine = (value: string): string => value.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
 
 const link = (baseWebUrl: string, path: string, token: string): string =>
   `${baseWebUrl.replace(/\/+$/, '')}${path}?token=${encodeURIComponent(token)}`;
@@ -85,7 +93,7 @@ const renderText = ({ appName, paragraphs, action, footer }: Layout): string =>
   );
 
 const render = (subject: string, layout: Layout): RenderedEmail => ({
-  subject: singleLine(subject),
+  subject: oneLine(subject),
   text: renderText(layout),
   html: renderHtml(layout),
 });
@@ -115,7 +123,7 @@ export const invitationEmail = (input: InvitationEmailInput): RenderedEmail =>
   render(`You have been invited to ${input.appName}`, {
     appName: input.appName,
     paragraphs: [
-      `You have been invited to join the organization named “${input.organizationName}” on ${input.appName} with the ${roleLabel(input.role)} role.`,
+      `You have been invited to join the organization named “${oneLine(input.organizationName)}” on ${input.appName} with the ${roleLabel(input.role)} role.`,
     ],
     action: { label: 'Accept invitation', url: link(input.baseWebUrl, '/invite/accept', input.token) },
     footer: 'This invitation expires in 7 days. If you were not expecting it, you can ignore this email.',

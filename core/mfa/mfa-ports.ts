@@ -12,6 +12,7 @@ import type { AtRestEncryption } from '../shared/at-rest-encryption.port';
 import type { TotpVerifier } from './totp-verifier.port';
 import type { SessionIssuer } from '../accounts/session-issuer';
 import type { LoginThrottle } from '../accounts/login-throttle';
+import type { SecondFactorThrottle } from './second-factor-throttle';
 
 /** Every port the MFA use cases draw on; each takes the `Pick` it needs. */
 export interface MfaPorts {
@@ -36,6 +37,7 @@ export interface MfaDeps extends MfaPorts {
   settings: MfaSettings;
   sessionIssuer: SessionIssuer;
   loginThrottle: LoginThrottle;
+  secondFactorThrottle: SecondFactorThrottle;
 }
 
 export interface MfaSettings {
@@ -47,7 +49,7 @@ export interface MfaSettings {
 export const TOTP_WINDOW = 1;
 /** How long a sign-in waits for its second factor. */
 export const CHALLENGE_TTL_SECONDS = 300;
-/** Codes one challenge may try; then it is void and the sign-in starts over. */
+/** Codes one challenge may try; then it is void and the sign-in starts over (the account's own bound is SecondFactorThrottle's). */
 export const MAX_CHALLENGE_ATTEMPTS = 5;
 
 /** The associated data that ties a sealed TOTP secret to its user. */

@@ -20,6 +20,26 @@ function wrongCode(h: MfaHarness, secret: string): string {
   return ['000000', '111111', '222222', '333333'].find((code) => !window.has(code))!;
 }
 
+/** A fixed-window counter, as the rate-limit store keeps one: `limit` events per `windowMs` from the first. */
+function modelWindow(now: () => number, limit: number, windowMs: number) {
+  let events = 0;
+  let endsAt = 0;
+  return {
+    full: () => now() < endsAt && events >= limit,
+    count() {
+      if (now() >= endsAt) {
+        events = 0;
+        endsAt = now() + windowMs;
+      }
+      events += 1;
+    },
+    clear() {
+      events = 0;
+      endsAt = 0;
+    },
+  };
+}
+
 const codeOf = (error: unknown) => (error instanceof DomainError ? error.code : String(error));
 
 describe('TOTP acceptance against a model', () => {
@@ -90,18 +110,11 @@ describe('sign-in challenge state machine', () => {
         const usedCodes: string[] = [];
         const challenges: ModelChallenge[] = [];
         let sessions = 0;
-        // The per-account throttle: failures in a window that opens at the first one.
-        let failures = 0;
-        let windowEnds = 0;
         const now = () => h.clock.now().getTime();
-        const throttled = () => now() < windowEnds && failures >= 10;
-        const fail = () => {
-          if (now() >= windowEnds) {
-            failures = 0;
-            windowEnds = now() + 900_000;
-          }
-          failures += 1;
-        };
+        // The per-account throttles, fixed windows that open at their first event: login failures
+        // (wrong codes among them), and second-factor guesses (every code presented on a live challenge).
+        const loginFailures = modelWindow(now, 10, 900_000);
+        const guesses = modelWindow(now, 10, 900_000);
 
         for (const c of commands) {
           if (c.kind === 'wait') {
@@ -110,7 +123,7 @@ describe('sign-in challenge state machine', () => {
           }
           if (c.kind === 'login') {
             const outcome = await h.login.execute({ email: 'ada@example.com', password: PASSWORD }).catch((e: unknown) => codeOf(e));
-            if (throttled()) {
+            if (loginFailures.full() || guesses.full()) {
               expect(outcome).toBe('TOO_MANY_ATTEMPTS');
             } else {
               expect(outcome).toMatchObject({ kind: 'mfa_required' });
@@ -148,17 +161,22 @@ describe('sign-in challenge state machine', () => {
             continue;
           }
           challenge.attempts += 1;
+          if (guesses.full()) {
+            expect(result).toBe('TOO_MANY_ATTEMPTS');
+            continue;
+          }
+          guesses.count();
           if (factorValid) {
             expect(result).toBe('session');
             challenge.consumed = true;
             sessions += 1;
-            failures = 0;
-            windowEnds = 0;
+            loginFailures.clear();
+            guesses.clear();
             if (usedStep !== null) lastUsed = usedStep;
             if (usedRecovery !== undefined) usedCodes.push(unusedCodes.shift()!);
           } else {
             expect(result).toBe('INVALID_MFA_CODE');
-            fail();
+            loginFailures.count();
           }
         }
         expect(h.store.sessions.size - sessionsAtStart).toBe(sessions);

@@ -17,10 +17,12 @@ export type SignInOutcome =
 /**
  * The last step of every first-factor sign-in (password or identity provider): a user with a
  * confirmed second factor gets a short-lived challenge instead of a session, and only
- * `VerifyMfa` turns that challenge into a session.
+ * `VerifyMfa` turns that challenge into a session. While the account's second-factor guesses
+ * fill their window, no challenge is issued (TOO_MANY_ATTEMPTS): a new one would only be a
+ * way to keep guessing.
  */
 export class SignInCompletion {
-  constructor(private readonly deps: Pick<MfaDeps, 'mfa' | 'challenges' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'sessionIssuer'>) {}
+  constructor(private readonly deps: Pick<MfaDeps, 'mfa' | 'challenges' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'sessionIssuer' | 'secondFactorThrottle'>) {}
 
   /**
    * `credentialsVersion`: the user's, as read when the first factor was checked. If the password
@@ -33,6 +35,7 @@ export class SignInCompletion {
       if (!session) throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password');
       return { kind: 'session', userId, session };
     }
+    await this.deps.secondFactorThrottle.assertOpen(userId);
     const token = this.deps.tokenGenerator.generate();
     const now = this.deps.clock.now();
     const expiresAt = addSeconds(now, CHALLENGE_TTL_SECONDS);

@@ -86,6 +86,36 @@ describe('DisableTotp', () => {
     expect(h.store.userTotp.has(user.id)).toBe(false);
   });
 
+  it('shares the login throttle: wrong passwords here close login, and a closed login closes this', async () => {
+    const h = mfaHarness();
+    const user = await h.aUser({ email: 'ada@example.com', password: 'correct horse' });
+    const { caller } = await h.enrol(user);
+    for (let i = 0; i < 5; i += 1) {
+      await expect(h.disable.execute(caller, { password: `wrong ${i}` })).rejects.toMatchObject({ code: 'INVALID_CURRENT_PASSWORD' });
+    }
+    for (let i = 0; i < 5; i += 1) {
+      await expect(h.login.execute({ email: 'ada@example.com', password: `wrong ${i}` })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    }
+    await expect(h.login.execute({ email: 'ada@example.com', password: 'correct horse' })).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
+    // Even the right password is not looked at until the window passes.
+    await expect(h.disable.execute(caller, { password: 'correct horse' })).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
+    expect(h.store.userTotp.has(user.id)).toBe(true);
+    h.clock.advanceSeconds(900);
+    await h.disable.execute(caller, { password: 'correct horse' });
+    expect(h.store.userTotp.has(user.id)).toBe(false);
+  });
+
+  it("counts codes given without a password among the account's second-factor guesses", async () => {
+    const h = mfaHarness();
+    const user = await h.aUser();
+    await h.ports.users.setPasswordHash(user.id, null);
+    const { secret, caller } = await h.enrol(user);
+    const wrong = h.codeNow(secret) === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 10; i += 1) await expect(h.disable.execute(caller, { code: wrong })).rejects.toMatchObject({ code: 'INVALID_MFA_CODE' });
+    await expect(h.disable.execute(caller, { code: h.codeNow(secret) })).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
+    await expect(h.signInCompletion.complete(user.id, user.credentialsVersion)).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
+  });
+
   it('clears an unconfirmed setup without asking, and is idempotent', async () => {
     const h = mfaHarness();
     const caller = await h.callerFor(await h.aUser());

@@ -95,6 +95,57 @@ describe('VerifyMfa', () => {
     await expect(h.login.execute({ email: 'ada@example.com', password: PASSWORD })).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
   });
 
+  it('bounds guesses per account, not per challenge: 40 challenges give 10 wrong codes in all, then 429s', async () => {
+    const { h, user, secret, challenge } = await enrolled();
+    const wrong = () => (h.codeNow(secret) === '000000' ? '111111' : '000000');
+    // A stolen password typed 40 times (a correct password is no failure): 40 challenges, 5 tries each.
+    const tokens = [];
+    for (let i = 0; i < 40; i += 1) tokens.push(await challenge());
+    const outcomes: string[] = [];
+    for (const token of tokens.slice(0, 39)) {
+      for (let i = 0; i < 5; i += 1) {
+        outcomes.push(await h.verify.execute({ challengeToken: token, code: wrong() }).then(() => 'session', (e: { code: string }) => e.code));
+      }
+    }
+    expect(outcomes.filter((o) => o === 'INVALID_MFA_CODE')).toHaveLength(10);
+    expect(outcomes.slice(10).every((o) => o === 'TOO_MANY_ATTEMPTS')).toBe(true);
+    // No new challenge while the window is full (whichever first factor asks), and the right code on an untouched one is refused too.
+    const fresh = await h.signInCompletion.complete(user.id, user.credentialsVersion).catch((e: { code: string; details: unknown }) => e);
+    expect(fresh).toMatchObject({ code: 'TOO_MANY_ATTEMPTS', details: { retry_after: 900 } });
+    await expect(h.verify.execute({ challengeToken: tokens[39]!, code: h.codeNow(secret) })).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
+    h.clock.advanceSeconds(899);
+    await expect(h.login.execute({ email: 'ada@example.com', password: PASSWORD })).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
+    h.clock.advanceSeconds(1);
+    await expect(h.verify.execute({ challengeToken: await challenge(), code: h.codeNow(secret) })).resolves.toMatchObject({ userId: user.id });
+  });
+
+  it('never gives more than ten guesses to concurrent codes on many challenges, recovery codes included', async () => {
+    const { h, secret, challenge } = await enrolled();
+    const tokens = [];
+    for (let i = 0; i < 40; i += 1) tokens.push(await challenge());
+    const wrong = h.codeNow(secret) === '000000' ? '111111' : '000000';
+    const results = await Promise.allSettled(
+      tokens.flatMap((token, i) =>
+        Array.from({ length: 5 }, () => h.verify.execute(i % 2 ? { challengeToken: token, code: wrong } : { challengeToken: token, recoveryCode: 'aaaaa-bbbbb' })),
+      ),
+    );
+    const codes = results.map((r) => (r.status === 'rejected' ? (r.reason as { code: string }).code : 'ok'));
+    expect(codes.filter((c) => c === 'INVALID_MFA_CODE')).toHaveLength(10);
+    expect(codes.filter((c) => c === 'TOO_MANY_ATTEMPTS')).toHaveLength(190);
+  });
+
+  it('clears the account\'s count when a code is accepted', async () => {
+    const { h, user, secret, challenge } = await enrolled();
+    const wrong = () => (h.codeNow(secret) === '000000' ? '111111' : '000000');
+    for (let i = 0; i < 9; i += 1) await h.verify.execute({ challengeToken: await challenge(), code: wrong() }).catch(() => undefined);
+    await h.verify.execute({ challengeToken: await challenge(), code: h.codeNow(secret) });
+    h.clock.advanceSeconds(30);
+    for (let i = 0; i < 9; i += 1) {
+      await expect(h.verify.execute({ challengeToken: await challenge(), code: wrong() })).rejects.toMatchObject({ code: 'INVALID_MFA_CODE' });
+    }
+    await expect(h.verify.execute({ challengeToken: await challenge(), code: h.codeNow(secret) })).resolves.toMatchObject({ userId: user.id });
+  });
+
   it('voids a challenge whose user turned MFA off or was suspended meanwhile', async () => {
     const { h, user, secret, caller, challenge } = await enrolled();
     const token = await challenge();

@@ -21,10 +21,12 @@ const invalidCode = () => new DomainError('INVALID_MFA_CODE', 'The code is wrong
 
 /**
  * Second step of a sign-in: a TOTP code or a recovery code against the challenge the first step
- * left in a cookie. Every try is counted before the code is looked at, so no amount of
- * concurrency buys more than five; a wrong code also counts against the account's login
- * throttle. A TOTP code is accepted once (its step is recorded), a recovery code once (marked
- * used), the challenge once (consumed with the new session, in one transaction).
+ * left in a cookie. Every try is counted before the code is looked at, twice: on the challenge
+ * (five, then it is void) and on the account (SecondFactorThrottle: ten per window across all
+ * its challenges, then 429), so neither concurrency nor a pile of challenges buys more. A wrong
+ * code also counts against the account's login throttle. A TOTP code is accepted once (its step
+ * is recorded), a recovery code once (marked used), the challenge once (consumed with the new
+ * session, in one transaction).
  */
 export class VerifyMfa {
   constructor(
@@ -42,6 +44,7 @@ export class VerifyMfa {
       | 'unitOfWork'
       | 'sessionIssuer'
       | 'loginThrottle'
+      | 'secondFactorThrottle'
     >,
   ) {}
 
@@ -56,6 +59,7 @@ export class VerifyMfa {
     const user = await this.deps.users.findById(challenge.userId);
     const organization = user && (await this.deps.organizations.findById(user.organizationId));
     if (!user || user.status !== 'active' || organization?.status !== 'active') throw voidChallenge();
+    await this.deps.secondFactorThrottle.takeGuess(user.id);
     try {
       const session = await this.deps.unitOfWork.transaction(async () => {
         if (!(await this.secondFactorAccepted(user.id, input))) throw invalidCode();
@@ -69,6 +73,7 @@ export class VerifyMfa {
         if (!session) throw voidChallenge();
         return session;
       });
+      await this.deps.secondFactorThrottle.reset(user.id);
       await this.deps.loginThrottle.reset(user.email);
       return { userId: user.id, session };
     } catch (error) {

@@ -32,7 +32,7 @@ describe('CreateInvitation', () => {
     const first = await invite.execute(caller, { email: 'new@example.com', role: 'member' });
     const second = await invite.execute(caller, { email: 'new@example.com', role: 'readonly' });
 
-    expect((await h.invitations.listPending(caller.organizationId, h.clock.now())).map((i) => i.id)).toEqual([second.id]);
+    expect((await h.invitations.listAcceptable(caller.organizationId, h.clock.now())).map((i) => i.id)).toEqual([second.id]);
     await expect(h.invitations.findPendingByTokenHash(first.tokenHash, h.clock.now())).resolves.toBeNull();
   });
 

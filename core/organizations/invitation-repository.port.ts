@@ -23,8 +23,12 @@ export interface InvitationRepository {
    * exactly one gets the invitation.
    */
   consume(tokenHash: string, now: Date): Promise<Invitation | null>;
-  /** The organization's invitations pending at `now`, oldest first, (createdAt, id) ascending; `window` pages it. */
-  listPending(organizationId: number, now: Date, window?: ListWindow): Promise<Invitation[]>;
+  /**
+   * The organization's invitations that can be accepted at `now`: pending, and still vouched for
+   * by their inviter (see inviterVouches: an invitation whose inviter was removed, suspended or
+   * demoted below its role is left out). Oldest first, (createdAt, id) ascending; `window` pages it.
+   */
+  listAcceptable(organizationId: number, now: Date, window?: ListWindow): Promise<Invitation[]>;
   /**
    * Revokes the invitation if it belongs to the organization and is pending at `now`. Returns
    * whether it did; unknown, foreign, accepted, revoked and expired invitations all give false.

@@ -1,4 +1,6 @@
 import type { RoleName } from '../accounts/role';
+import type { User } from '../accounts/user';
+import { mayGrant } from './membership-rules';
 
 /** An invitation link works for 7 days, once. */
 export const INVITATION_TTL_SECONDS = 7 * 24 * 3600;
@@ -22,3 +24,20 @@ export interface Invitation {
 /** Pending: neither accepted nor revoked, and `now < expiresAt`. Only a pending invitation can be accepted. */
 export const isPending = (invitation: Invitation, now: Date): boolean =>
   invitation.acceptedAt === null && invitation.revokedAt === null && now.getTime() < invitation.expiresAt.getTime();
+
+/** What an invitation needs to know of the user who sent it. */
+export type Inviter = Pick<User, 'organizationId' | 'role' | 'status'>;
+
+/**
+ * An invitation carries its inviter's authority, so it is good only while that authority holds:
+ * the inviter still exists (`null`: removed), is active, and may still grant the invited role in
+ * that organization; or is a sys_admin (who invites the first org_admin of an organization they
+ * create). Accepting checks it, and the list of pending invitations shows only those that pass,
+ * so what an admin sees listed is what can be accepted. The SQL adapter restates this rule in
+ * its query; the invitation contract suite holds the two together.
+ */
+export const inviterVouches = (invitation: Pick<Invitation, 'organizationId' | 'role'>, inviter: Inviter | null): boolean => {
+  if (!inviter || inviter.status !== 'active') return false;
+  if (inviter.role === 'sys_admin') return true;
+  return inviter.organizationId === invitation.organizationId && mayGrant(inviter.role, invitation.role);
+};

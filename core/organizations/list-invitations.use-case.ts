@@ -5,13 +5,17 @@ import type { Invitation } from './invitation';
 import type { InvitationRepository } from './invitation-repository.port';
 import { requireRole } from './membership-rules';
 
-/** The caller's organization's pending invitations (not accepted, not revoked, not expired), oldest first, a page at a time when asked. */
+/**
+ * The caller's organization's pending invitations (not accepted, not revoked, not expired) that
+ * can still be accepted (their inviter still vouches for them), oldest first, a page at a time
+ * when asked. One whose inviter lost that authority is not listed: it would only be refused.
+ */
 export class ListInvitations {
   constructor(private readonly deps: { invitations: InvitationRepository; clock: Clock }) {}
 
   async execute(caller: Caller, page: PageRequest = {}): Promise<Page<Invitation>> {
     requireRole(caller, 'org_admin');
     const now = this.deps.clock.now();
-    return readPage(page, (window) => this.deps.invitations.listPending(caller.organizationId, now, window));
+    return readPage(page, (window) => this.deps.invitations.listAcceptable(caller.organizationId, now, window));
   }
 }

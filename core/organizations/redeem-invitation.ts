@@ -1,7 +1,6 @@
 import type { RoleName } from '../accounts/role';
 import { DomainError } from '../shared/domain-error';
-import type { Invitation } from './invitation';
-import { mayGrant } from './membership-rules';
+import { inviterVouches, type Invitation } from './invitation';
 import type { OrganizationsPorts } from './organizations-ports';
 
 export interface RedeemInvitationInput {
@@ -26,8 +25,8 @@ export interface RedeemedInvitation {
  * transaction if there is one; a failure (email taken meanwhile) leaves the invitation pending.
  *
  * An invitation carries its inviter's authority, so that authority is checked again here, when
- * it is used: an inviter who was removed, suspended or demoted below the invited role since
- * no longer vouches for it (INVALID_TOKEN). A suspended organization takes no new members
+ * it is used (`inviterVouches`): an inviter who was removed, suspended or demoted below the
+ * invited role since no longer vouches for it (INVALID_TOKEN). A suspended organization takes no new members
  * (ACCOUNT_SUSPENDED, as its logins get).
  */
 export async function redeemInvitation(
@@ -57,14 +56,7 @@ export async function redeemInvitation(
   });
 }
 
-/**
- * The inviter still exists, is active, and may still grant the invited role in that organization;
- * or is a sys_admin (who invites the first org_admin of an organization they create).
- */
 async function inviterStillVouches(ports: Pick<OrganizationsPorts, 'users'>, invitation: Invitation): Promise<boolean> {
-  if (invitation.invitedByUserId === null) return false;
-  const inviter = await ports.users.findById(invitation.invitedByUserId);
-  if (!inviter || inviter.status !== 'active') return false;
-  if (inviter.role === 'sys_admin') return true;
-  return inviter.organizationId === invitation.organizationId && mayGrant(inviter.role, invitation.role);
+  const inviter = invitation.invitedByUserId === null ? null : await ports.users.findById(invitation.invitedByUserId);
+  return inviterVouches(invitation, inviter);
 }

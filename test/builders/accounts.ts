@@ -24,6 +24,7 @@ import type { MfaDeps } from '../../core/mfa/mfa-ports';
 import { SessionActivity } from '../../core/accounts/session-activity';
 import { recordingLogger } from '../support/recording-logger';
 import { SignInCompletion } from '../../core/mfa/sign-in-completion';
+import { SecondFactorThrottle } from '../../core/mfa/second-factor-throttle';
 import { randomBytes } from 'node:crypto';
 
 /**
@@ -103,6 +104,7 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}, passw
     settings: { issuer: settings.appName },
     sessionIssuer: issuer,
     loginThrottle: throttle,
+    secondFactorThrottle: new SecondFactorThrottle(ports),
   };
   const signInCompletion = new SignInCompletion(mfaDeps);
   const deps: AccountsDeps = {

@@ -13,6 +13,7 @@ import type { AccountsDeps, AccountsPorts, AccountsSettings } from '../../core/a
 import { LoginThrottle } from '../../core/accounts/login-throttle';
 import { SessionActivity } from '../../core/accounts/session-activity';
 import { SessionIssuer } from '../../core/accounts/session-issuer';
+import { SecondFactorThrottle } from '../../core/mfa/second-factor-throttle';
 import { SignInCompletion } from '../../core/mfa/sign-in-completion';
 import { GatedPasswordHasher } from '../builders/gated-hasher';
 import { recordingLogger } from '../support/recording-logger';
@@ -62,6 +63,7 @@ describe.skipIf(!postgres)('credential races on PostgreSQL', () => {
         mfa: new PostgresMfaRepository(database),
         challenges: new PostgresMfaChallengeStore(database),
         sessionIssuer,
+        secondFactorThrottle: new SecondFactorThrottle(ports),
       }),
     };
     return {

@@ -5,6 +5,8 @@ import type { InvitationRepository, NewInvitation } from '../../core/organizatio
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
 import { aNewUser, aTokenHash } from './user-repository.contract';
 import { expectWindowsWalkTheList } from './list-window';
+import type { RoleName } from '../../core/accounts/role';
+import { inviterVouches } from '../../core/organizations/invitation';
 
 export interface InvitationRepositoryHarness {
   invitations: InvitationRepository;
@@ -30,6 +32,7 @@ export function describeInvitationRepositoryContract(name: string, setup: () => 
     let orgId: number;
     let otherOrgId: number;
     let inviterId: number;
+    let otherInviterId: number;
 
     const invite = (overrides: Partial<NewInvitation> = {}) =>
       h.invitations.create({
@@ -48,6 +51,7 @@ export function describeInvitationRepositoryContract(name: string, setup: () => 
       orgId = (await h.organizations.create({ name: 'Acme' })).id;
       otherOrgId = (await h.organizations.create({ name: 'Globex' })).id;
       inviterId = (await h.users.create(aNewUser(orgId, { role: 'org_admin' }))).id;
+      otherInviterId = (await h.users.create(aNewUser(otherOrgId, { role: 'org_admin' }))).id;
     });
 
     afterEach(async () => {
@@ -139,13 +143,45 @@ export function describeInvitationRepositoryContract(name: string, setup: () => 
     it('replaces the pending invitation of the same email in the same organization', async () => {
       const email = anEmail();
       const first = await invite({ email });
-      const elsewhere = await invite({ email, organizationId: otherOrgId, invitedByUserId: null });
+      const elsewhere = await invite({ email, organizationId: otherOrgId, invitedByUserId: otherInviterId });
 
       const second = await invite({ email, role: 'org_admin', createdAt: at(3) });
 
       await expect(h.invitations.consume(first.tokenHash, at(4))).resolves.toBeNull();
-      expect((await h.invitations.listPending(orgId, at(4))).map((i) => i.id)).toEqual([second.id]);
-      expect((await h.invitations.listPending(otherOrgId, at(4))).map((i) => i.id)).toEqual([elsewhere.id]);
+      expect((await h.invitations.listAcceptable(orgId, at(4))).map((i) => i.id)).toEqual([second.id]);
+      expect((await h.invitations.listAcceptable(otherOrgId, at(4))).map((i) => i.id)).toEqual([elsewhere.id]);
+    });
+
+    it('lists only the organization’s pending invitations whose inviter still vouches for them, as accepting requires', async () => {
+      const user = async (role: RoleName, organizationId = orgId) => (await h.users.create(aNewUser(organizationId, { role }))).id;
+      const removed = await user('org_admin');
+      const suspended = await user('org_admin');
+      const demoted = await user('org_admin');
+      const member = await user('member');
+      const sysAdmin = await user('sys_admin', otherOrgId);
+      const cases = [
+        { listed: true, invitation: await invite({ role: 'org_admin', createdAt: at(1) }) },
+        { listed: true, invitation: await invite({ role: 'readonly', invitedByUserId: member, createdAt: at(2) }) },
+        { listed: true, invitation: await invite({ role: 'org_admin', invitedByUserId: sysAdmin, createdAt: at(3) }) },
+        { listed: false, invitation: await invite({ role: 'org_admin', invitedByUserId: member }) },
+        { listed: false, invitation: await invite({ role: 'sys_admin' }) },
+        { listed: false, invitation: await invite({ invitedByUserId: otherInviterId }) },
+        { listed: false, invitation: await invite({ invitedByUserId: null }) },
+        { listed: false, invitation: await invite({ invitedByUserId: removed }) },
+        { listed: false, invitation: await invite({ invitedByUserId: suspended }) },
+        { listed: false, invitation: await invite({ role: 'org_admin', invitedByUserId: demoted }) },
+      ];
+      await h.users.delete(orgId, removed);
+      await h.users.setStatus(orgId, suspended, 'suspended');
+      await h.users.updateRole(orgId, demoted, 'member');
+
+      const listed = (await h.invitations.listAcceptable(orgId, at(4))).map((i) => i.id);
+      expect(listed).toEqual(cases.filter((c) => c.listed).map((c) => c.invitation.id));
+      // The same verdicts as the rule that accepting applies.
+      for (const { listed: expected, invitation } of cases) {
+        const inviter = invitation.invitedByUserId === null ? null : await h.users.findById(invitation.invitedByUserId);
+        expect(inviterVouches(invitation, inviter)).toBe(expected);
+      }
     });
 
     it('lists only the organization’s pending invitations, oldest first', async () => {
@@ -158,18 +194,18 @@ export function describeInvitationRepositoryContract(name: string, setup: () => 
       await h.invitations.consume(accepted.tokenHash, at(5));
       await h.invitations.revoke(orgId, revoked.id, at(5));
 
-      expect((await h.invitations.listPending(orgId, at(29))).map((i) => i.id)).toEqual([expired.id, a.id, b.id]);
-      expect((await h.invitations.listPending(orgId, at(30))).map((i) => i.id)).toEqual([a.id, b.id]);
+      expect((await h.invitations.listAcceptable(orgId, at(29))).map((i) => i.id)).toEqual([expired.id, a.id, b.id]);
+      expect((await h.invitations.listAcceptable(orgId, at(30))).map((i) => i.id)).toEqual([a.id, b.id]);
     });
 
     it('pages the pending invitations, oldest first', async () => {
       for (let minute = 5; minute > 0; minute -= 1) await invite({ createdAt: at(minute) });
       await invite({ createdAt: at(3) }); // a tie on createdAt: the id orders it
-      await expectWindowsWalkTheList((window) => h.invitations.listPending(orgId, at(6), window), 2);
+      await expectWindowsWalkTheList((window) => h.invitations.listAcceptable(orgId, at(6), window), 2);
     });
 
     it('lists nothing for an organization without invitations', async () => {
-      await expect(h.invitations.listPending(otherOrgId, T0)).resolves.toEqual([]);
+      await expect(h.invitations.listAcceptable(otherOrgId, T0)).resolves.toEqual([]);
     });
 
     it('revokes a pending invitation of the organization only', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { paths } from '../../app/client/api';
 import { CookieJar } from '../../app/client';
 import { startTestApp, type TestApp } from '../support/app';
-import { expectApiError } from '../support/http-assertions';
+import { expectApiError, expectErrorResponse } from '../support/http-assertions';
 import { tokenFromEmail } from '../support/mailbox';
 import { OtpauthTotpVerifier } from '../../adapters/crypto/otpauth-totp-verifier';
 
@@ -140,6 +140,69 @@ describe('account security over HTTP', () => {
     for (let i = 0; i < 5; i += 1) expectApiError(await c.api.POST('/auth/mfa/verify', { body: { code: wrong } }), 401, 'INVALID_MFA_CODE');
     expectApiError(await c.api.POST('/auth/mfa/verify', { body: { code: codeFor(secret, 1) } }), 401, 'UNAUTHORIZED');
     expectApiError(await browser(app).api.POST('/auth/mfa/verify', { body: { code: codeFor(secret, 1) } }), 401, 'UNAUTHORIZED');
+  });
+
+  it('bounds second-factor guesses per account across challenges and addresses: the 11th is 429, and no new challenge', async () => {
+    await signUp('guessed@example.com');
+    const { secret } = await enableTotp(await loggedIn('guessed@example.com'));
+    const wrong = ['000000', '111111', '222222'].find((code) => ![-1, 0, 1, 2].some((o) => codeFor(secret, o) === code))!;
+    // A stolen password typed from four addresses: four challenges, 20 tries by the challenges' count.
+    const challenges = [];
+    for (let i = 0; i < 4; i += 1) challenges.push(await challenged('guessed@example.com'));
+    for (const c of challenges.slice(0, 2)) {
+      for (let i = 0; i < 5; i += 1) expectApiError(await c.api.POST('/auth/mfa/verify', { body: { code: wrong } }), 401, 'INVALID_MFA_CODE');
+    }
+    const eleventh = await challenges[2]!.api.POST('/auth/mfa/verify', { body: { code: wrong } });
+    expectApiError(eleventh, 429, 'RATE_LIMITED');
+    const retryAfter = Number(eleventh.response.headers.get('Retry-After'));
+    expect(retryAfter).toBeGreaterThan(800);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+    expectApiError(await challenges[3]!.api.POST('/auth/mfa/verify', { body: { code: codeFor(secret, 1) } }), 429, 'RATE_LIMITED');
+    const again = browser(app);
+    expectApiError(await again.api.POST('/auth/login', { body: { email: 'guessed@example.com', password: PASSWORD } }), 429, 'RATE_LIMITED');
+    expect(again.jar.get('mfa_challenge')).toBeUndefined();
+  });
+
+  it('limits turning MFA off per user whatever the address, and counts its wrong passwords as failed logins', async () => {
+    await signUp('stolen-session@example.com');
+    const b = await loggedIn('stolen-session@example.com');
+    await enableTotp(b);
+    const cookie = `${app.config.sessionCookieName}=${b.jar.get(app.config.sessionCookieName)}`;
+    let address = 0;
+    const disable = (password: string) =>
+      app.request('/auth/mfa/totp/disable', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: cookie, 'X-Forwarded-For': `198.18.200.${(address += 1)}` },
+        body: JSON.stringify({ password }),
+      });
+    for (let i = 0; i < 5; i += 1) await expectErrorResponse(await disable(`guess ${i}`), 400, 'INVALID_CURRENT_PASSWORD');
+    const limited = await disable(PASSWORD);
+    await expectErrorResponse(limited, 429, 'RATE_LIMITED');
+    expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0);
+    // Five wrong passwords there and five at login fill the account's login throttle.
+    for (let i = 0; i < 5; i += 1) {
+      expectApiError(await browser(app).api.POST('/auth/login', { body: { email: 'stolen-session@example.com', password: `guess ${i}` } }), 401, 'INVALID_CREDENTIALS');
+    }
+    expectApiError(await browser(app).api.POST('/auth/login', { body: { email: 'stolen-session@example.com', password: PASSWORD } }), 429, 'RATE_LIMITED');
+  });
+
+  it('lists only invitations that can still be accepted: not those of a removed inviter', async () => {
+    await signUp('founder@example.com', 'Vouching Org');
+    const founder = await loggedIn('founder@example.com');
+    expect((await founder.api.POST('/invitations', { body: { email: 'deputy@example.com', role: 'org_admin' } })).response.status).toBe(201);
+    const deputyToken = await tokenFromEmail(app, 'deputy@example.com', '/invite/accept');
+    const deputyId = (await browser(app).api.POST('/invitations/accept', { body: { token: deputyToken, password: PASSWORD } })).data!.user_id;
+    const deputy = await loggedIn('deputy@example.com');
+    const theirs = await deputy.api.POST('/invitations', { body: { email: 'protege@example.com', role: 'member' } });
+    const mine = await founder.api.POST('/invitations', { body: { email: 'mine@example.com', role: 'member' } });
+    const listed = async () => (await founder.api.GET('/invitations')).data!.map((i) => i.id);
+    expect(await listed()).toEqual([theirs.data!.id, mine.data!.id]);
+
+    expect((await founder.api.DELETE('/members/{user_id}', { params: { path: { user_id: deputyId } } })).response.status).toBe(204);
+    expect(await listed()).toEqual([mine.data!.id]);
+    // What is not listed is what accepting refuses.
+    const token = await tokenFromEmail(app, 'protege@example.com', '/invite/accept');
+    expectApiError(await browser(app).api.POST('/invitations/accept', { body: { token, password: PASSWORD } }), 400, 'INVALID_TOKEN');
   });
 
   it('require_mfa holds members without MFA to their account, sessions and MFA setup', async () => {

@@ -60,7 +60,7 @@ export function invitationRoutes(useCases: InvitationUseCases, options: { baseAp
       tag: 'Invitations',
       operationId: 'listInvitations',
       summary: "List the pending invitations of the caller's organization",
-      description: "Invitations neither accepted, revoked nor expired, oldest first.",
+      description: "Invitations that can be accepted, oldest first: neither accepted, revoked nor expired, and still vouched for by their inviter (one whose inviter was removed, suspended or demoted below the invited role is not listed, since accepting it is refused).",
       access: 'org_admin',
       query: ListInvitationsQuery,
       responses: {

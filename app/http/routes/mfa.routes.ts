@@ -15,11 +15,15 @@ export interface MfaUseCases {
   verifyMfa: VerifyMfa;
 }
 
-/** Per client IP: a stolen session must not be able to guess the password (or codes) quickly. */
+/**
+ * Turning MFA off is counted per user, as `/password/update` is: a stolen session must not guess
+ * the password from however many addresses (its failures count in the login throttle too).
+ * Verify is per client IP; the account's own bound on guesses is in the use case.
+ */
 const LIMITS = {
-  disable: { bucket: 'mfa-disable', rule: '5/15m' },
+  disable: { bucket: 'mfa-disable', rule: '5/15m', per: 'user' },
   verify: { bucket: 'mfa-verify', rule: '30/15m' },
-};
+} as const;
 
 /** TOTP enrolment for the logged-in user, and the second step of a sign-in. */
 export function mfaRoutes(useCases: MfaUseCases, cookies: { session: SessionCookie; challenge: MfaChallengeCookie }): AnyRoute[] {
@@ -63,7 +67,7 @@ export function mfaRoutes(useCases: MfaUseCases, cookies: { session: SessionCook
       tag: 'MFA',
       operationId: 'disableTotp',
       summary: 'Turn TOTP off: `password` for accounts with one, else `code`',
-      description: "Turns two-factor authentication off. Accounts with a password confirm with `password`; accounts without one (identity provider) with a current `code`.",
+      description: "Turns two-factor authentication off. Accounts with a password confirm with `password`; accounts without one (identity provider) with a current `code`. Limited to 5 tries per user per 15 minutes; a wrong password also counts as a failed login of the account, and while login is throttled so is this (429 `RATE_LIMITED`).",
       access: 'readonly',
       allowWithoutMfa: true,
       rateLimit: LIMITS.disable,
@@ -81,7 +85,7 @@ export function mfaRoutes(useCases: MfaUseCases, cookies: { session: SessionCook
       tag: 'MFA',
       operationId: 'verifyMfa',
       summary: 'Second step of a sign-in: a TOTP code or a recovery code against the challenge cookie; sets the session cookie',
-      description: "The second step of a login when the user has MFA on: `POST /auth/login` answered `{mfa_required: true}` and set the `mfa_challenge` cookie. Send a TOTP `code` or a `recovery_code`; success sets the session cookie and clears the challenge. A wrong or reused code is 401 `INVALID_MFA_CODE`; after 5 wrong codes the challenge is void (401 `UNAUTHORIZED`).",
+      description: "The second step of a login when the user has MFA on: `POST /auth/login` answered `{mfa_required: true}` and set the `mfa_challenge` cookie. Send a TOTP `code` or a `recovery_code`; success sets the session cookie and clears the challenge. A wrong or reused code is 401 `INVALID_MFA_CODE`; after 5 wrong codes the challenge is void (401 `UNAUTHORIZED`). Codes also count per account across all its challenges: after 10 within 15 minutes, 429 `RATE_LIMITED` with `Retry-After`, and a correct password gets no new challenge until the window passes.",
       access: 'public',
       rateLimit: LIMITS.verify,
       body: VerifyMfaRequest,
