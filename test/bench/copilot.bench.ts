@@ -610,4 +610,4 @@ function render(r: Results): string {
   ].join('\n');
 }
 
-runBench('copilot bench', main, 8 * 60_000);
+runBench('copilot bench', main, 12 * 60_000);
