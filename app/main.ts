@@ -1,3 +1,4 @@
+import { loadEnvFile } from './config/env-file';
 import { ConfigError, loadConfig } from './config/config';
 import { createAppLogger, flushLogs } from './logging';
 import { logRuntimeStats } from './runtime-stats';
@@ -6,6 +7,7 @@ import { logRuntimeStats } from './runtime-stats';
 async function main(): Promise<void> {
   let loaded;
   try {
+    loadEnvFile();
     loaded = loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {

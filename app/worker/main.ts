@@ -1,3 +1,4 @@
+import { loadEnvFile } from '../config/env-file';
 import { hostname } from 'node:os';
 import { ConfigError, loadConfig, type AppConfig } from '../config/config';
 import { createContainer } from '../container/container';
@@ -16,6 +17,7 @@ function fail(message: string): never {
 function settings(): AppConfig {
   let config: AppConfig;
   try {
+    loadEnvFile();
     config = loadConfig(process.env).config;
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);

@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { noteOwner } from '../notes/note-access';
 import { quotaExceeded } from '../plans/quota';
 import { DomainError, resourceNotFound, serviceUnavailable } from '../shared/domain-error';
@@ -34,6 +34,16 @@ export type CopilotDeps = Pick<AiDeps, 'admission' | 'model' | 'capacity' | 'clo
 
 export const aiDisabled = () => new DomainError('FEATURE_DISABLED', 'The AI copilot is not available on this plan', { feature_key: 'enable_ai' });
 
+/** No model on this server: the same code, but the message and `details` say the plan is not the cause. */
+export const aiNotConfigured = (setting: string | undefined) =>
+  new DomainError(
+    'FEATURE_DISABLED',
+    setting
+      ? `The AI copilot is off on this server: no AI model is configured (${setting} is not set)`
+      : 'The AI copilot is off on this server: no AI model is configured',
+    { feature_key: 'enable_ai', reason: 'model_not_configured', ...(setting ? { missing_setting: setting } : {}) },
+  );
+
 /** What a call used as far as the copilot saw it: the provider's report, or the characters it received. */
 interface Usage {
   characters: number;
@@ -44,7 +54,8 @@ interface Usage {
  * One copilot call on one of the caller's notes, its whole life in `life()`, top to bottom:
  *
  * 1. the checks, in order, and the reservation, in one step (CopilotAdmission): the note exists
- *    (RESOURCE_NOT_FOUND), a model is configured and the plan enables AI (FEATURE_DISABLED), the
+ *    (RESOURCE_NOT_FOUND), a model is configured, then the plan enables AI (FEATURE_DISABLED, each
+ *    with its own message), the
  *    capacity holds the call (QUOTA_EXCEEDED, with the plan's `token_limit`);
  * 2. the model call, bound to the output the reservation allows, stopped when the client leaves,
  *    when the call is closed, or at the deadline (`settings.maxCallMs`);
@@ -97,7 +108,8 @@ export class RunCopilotCall {
       expiresAt: new Date(now.getTime() + settings.reservationTtlMs),
     });
     if (admitted.outcome === 'note_not_found') throw resourceNotFound('note', input.noteId);
-    if (admitted.outcome === 'ai_disabled' || !model) throw aiDisabled();
+    if (!model) throw aiNotConfigured(settings.modelSetting);
+    if (admitted.outcome === 'ai_disabled') throw aiDisabled();
     if (admitted.outcome === 'quota_exceeded') throw quotaExceeded('token_limit', admitted.tokenLimit);
     const { note, reservation, price } = admitted;
 

@@ -5,8 +5,8 @@ import { InMemoryCopilotAdmission } from '../../adapters/in-memory/in-memory-cop
 import { InMemoryCreditLedger } from '../../adapters/in-memory/in-memory-credit-ledger';
 import { InMemoryOverageReportStore } from '../../adapters/in-memory/in-memory-overage-report-store';
 import { InMemoryUsageLog } from '../../adapters/in-memory/in-memory-usage-log';
-import type { Caller } from '../../core/accounts/caller';
-import type { RoleName } from '../../core/accounts/role';
+import type { Caller } from '../../core/access/caller';
+import type { RoleName } from '../../core/access/role';
 import type { AiDeps } from '../../core/ai/ai-deps';
 import { RunCopilotCall, type CopilotCallInput } from '../../core/ai/run-copilot-call.use-case';
 import type { LanguageModel } from '../../core/ai/language-model.port';
