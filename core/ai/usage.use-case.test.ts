@@ -10,7 +10,7 @@ import { GetSystemSettings, UpdateSystemSettings } from './system-settings.use-c
 async function aCall(h: AiHarness, caller: Caller, input: number, output: number) {
   h.clock.advance(60_000);
   h.model.script({ usage: { inputTokens: input, outputTokens: output } });
-  const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+  const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
   await readAll(call.chunks());
   return (await call.settled())!;
 }

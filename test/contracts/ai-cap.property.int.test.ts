@@ -3,9 +3,11 @@ import { UNLIMITED } from '../../core/plans/feature-catalogue';
 import type { Database } from '../../adapters/postgres/database';
 import { PostgresAiCapacity } from '../../adapters/postgres/postgres-ai-capacity';
 import { PostgresCreditLedger } from '../../adapters/postgres/postgres-credit-ledger';
-import { PostgresModelPriceRepository } from '../../adapters/postgres/postgres-model-price-repository';
+import { PostgresCopilotAdmission } from '../../adapters/postgres/postgres-copilot-admission';
 import { PostgresNoteRepository } from '../../adapters/postgres/postgres-note-repository';
 import { PostgresOrganizationRepository } from '../../adapters/postgres/postgres-organization-repository';
+import { PostgresPlanRepository } from '../../adapters/postgres/postgres-plan-repository';
+import { PostgresSubscriptionRepository } from '../../adapters/postgres/postgres-subscription-repository';
 import { PostgresSystemSettingsRepository } from '../../adapters/postgres/postgres-system-settings-repository';
 import { FakeClock } from '../support/fake-clock';
 import { createTestDatabase, requirePostgres } from '../support/postgres';
@@ -27,21 +29,37 @@ function postgresCapSystem(database: Database): CapSystem {
   const notes = new PostgresNoteRepository(database);
   const ledger = new PostgresCreditLedger(database);
   const systemSettings = new PostgresSystemSettingsRepository(database);
+  const plans = new PostgresPlanRepository(database);
+  const subscriptions = new PostgresSubscriptionRepository(database);
   let purchases = 0;
   return {
     deps: {
-      notes,
       capacity: new PostgresAiCapacity(database),
-      organizations,
-      systemSettings,
-      prices: new PostgresModelPriceRepository(database),
+      admission: new PostgresCopilotAdmission(database),
       clock,
       logger: recordingLogger(),
-      settings: { model: 'gpt-5-mini', reservationTtlMs: 600_000 },
+      settings: { model: 'gpt-5-mini', maxCallMs: 180_000, reservationTtlMs: 600_000 },
     },
     async newCaller() {
       const organizationId = await insertOrganization(database);
       return { organizationId, userId: await insertUser(database, organizationId), role: 'member', sessionId: 0, mfaSatisfied: true };
+    },
+    async givePlan(organizationId, tokenLimit) {
+      const productId = `prod_property_${organizationId}`;
+      const created = await plans.create({ name: `Property ${organizationId}`, description: null, features: { token_limit: tokenLimit, enable_ai: true }, stripeProductId: productId, createdAt: clock.now() });
+      expect('plan' in created).toBe(true);
+      await subscriptions.applyState(organizationId, {
+        customerId: `cus_${organizationId}`,
+        subscriptionId: `sub_${organizationId}`,
+        status: 'active',
+        priceId: null,
+        productId,
+        currentPeriodStart: null,
+        currentPeriodEnd: null,
+        cancelAtPeriodEnd: false,
+        eventAt: clock.now(),
+        updatedAt: clock.now(),
+      });
     },
     async setOverage(organizationId, organization, system) {
       await organizations.updateSettings(organizationId, { overageEnabled: organization });

@@ -16,6 +16,7 @@ function inMemoryCapSystem(): CapSystem {
   return {
     deps: h.aiDeps,
     newCaller: () => h.aCaller('member'),
+    givePlan: (organizationId, tokenLimit) => h.givePlan(organizationId, tokenLimit),
     setOverage: (organizationId, organization, system) => h.setOverage(organizationId, organization, system),
     buy: (organizationId, tokens) => h.giveCredits(organizationId, tokens),
     createNote: async (caller, title, content) => (await h.notes.createWithinLimit(caller, { title, content, createdAt: h.clock.now() }, UNLIMITED))!,
