@@ -1,12 +1,15 @@
 import { keptDeliveryError } from '../../core/shared/delivery-error';
+import type { LeasedOutboxStore } from '../../core/shared/leased-outbox.port';
 import type { Database } from './database';
 
 /** An outbox table: `status`, `attempts`, `next_attempt_at`, `sent_at` and `last_error`, keyed by `key`. */
-export interface LeasedOutboxTable {
+export interface LeasedOutboxTable<Row, Item> {
   table: 'email_outbox' | 'ai_overage_report';
   key: 'id' | 'usage_id';
   /** The columns a claim returns. */
   returning: readonly string[];
+  /** What a claim returns for a row. */
+  itemOf(row: Row): Item;
   /** Assignments made whenever a row is finished, sent or dead (`text_body = ''` …). */
   onFinish?: string;
 }
@@ -21,16 +24,18 @@ export interface LeasedOutboxTable {
  * only moves a row still `sending`: a sender whose lease ran out, reporting late, must not reopen
  * a row another sender has since delivered (that would deliver it twice).
  */
-export class LeasedOutbox<Row> {
+export class LeasedOutbox<Row, Item> implements LeasedOutboxStore<Item> {
   private readonly claimDueSql: string;
   private readonly markSentSql: string;
   private readonly scheduleRetrySql: string;
   private readonly markDeadSql: string;
+  private readonly itemOf: (row: Row) => Item;
 
   constructor(
-    private readonly database: Database,
-    { table, key, returning, onFinish }: LeasedOutboxTable,
+    protected readonly database: Database,
+    { table, key, returning, itemOf, onFinish }: LeasedOutboxTable<Row, Item>,
   ) {
+    this.itemOf = itemOf;
     const finish = onFinish ? `, ${onFinish}` : '';
     this.claimDueSql = `with due as (
          select ${key}, next_attempt_at as due_at from ${table}
@@ -48,8 +53,9 @@ export class LeasedOutbox<Row> {
   }
 
   /** Claims up to `limit` due rows (pending, or sending with an expired lease), oldest first. */
-  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<Row[]> {
-    return this.database.select<Row>(this.claimDueSql, [now, limit, leaseUntil]);
+  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<Item[]> {
+    const rows = await this.database.select<Row>(this.claimDueSql, [now, limit, leaseUntil]);
+    return rows.map(this.itemOf);
   }
 
   async markSent(id: number, at: Date): Promise<void> {

@@ -16,44 +16,26 @@ const PRUNE_SENT = `delete from email_outbox where id = any(array(
  * `email_outbox`, claimed and moved by LeasedOutbox. Sent or given up, an email's bodies go with
  * the same write: they hold live token links, and nobody needs them once the provider has it.
  */
-export class PostgresOutboxDeliveryStore implements OutboxDeliveryStore {
-  private readonly outbox: LeasedOutbox<OutboxRow>;
-
-  constructor(private readonly database: Database) {
-    this.outbox = new LeasedOutbox(database, {
+export class PostgresOutboxDeliveryStore extends LeasedOutbox<OutboxRow, ClaimedEmail> implements OutboxDeliveryStore {
+  constructor(database: Database) {
+    super(database, {
       table: 'email_outbox',
       key: 'id',
       returning: CLAIMED,
       onFinish: "text_body = '', html_body = ''",
+      itemOf: (row) => ({
+        id: Number(row.id),
+        attempts: row.attempts,
+        message: {
+          to: row.recipient,
+          subject: row.subject,
+          text: row.text_body,
+          html: row.html_body,
+          idempotencyKey: row.idempotency_key,
+          ...(row.tag ? { tag: row.tag } : {}),
+        },
+      }),
     });
-  }
-
-  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedEmail[]> {
-    const rows = await this.outbox.claimDue(now, leaseUntil, limit);
-    return rows.map((row) => ({
-      id: Number(row.id),
-      attempts: row.attempts,
-      message: {
-        to: row.recipient,
-        subject: row.subject,
-        text: row.text_body,
-        html: row.html_body,
-        idempotencyKey: row.idempotency_key,
-        ...(row.tag ? { tag: row.tag } : {}),
-      },
-    }));
-  }
-
-  markSent(id: number, at: Date): Promise<void> {
-    return this.outbox.markSent(id, at);
-  }
-
-  scheduleRetry(id: number, nextAttemptAt: Date, error: string): Promise<void> {
-    return this.outbox.scheduleRetry(id, nextAttemptAt, error);
-  }
-
-  markDead(id: number, error: string): Promise<void> {
-    return this.outbox.markDead(id, error);
   }
 
   async pruneSentBefore(cutoff: Date, batchSize: number): Promise<number> {

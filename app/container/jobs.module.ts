@@ -8,7 +8,7 @@ import { PruneExpiredSessions } from '../../core/jobs/prune-expired-sessions.use
 import { PruneSentEmails } from '../../core/email/prune-sent-emails.use-case';
 import { PruneExpiredChallenges } from '../../core/mfa/prune-expired-challenges.use-case';
 import { ReportOverage } from '../../core/ai/report-overage.use-case';
-import { DEFAULT_DELIVERY_POLICY } from '../../core/email/deliver-due-emails.use-case';
+import { DEFAULT_DELIVERY_POLICY } from '../../core/shared/leased-delivery';
 
 /**
  * Scheduled work: the session prune (jobs, `/cron` and the CLI), outbox delivery, the release of

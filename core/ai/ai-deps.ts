@@ -1,4 +1,6 @@
+import type { BillingDeps } from '../billing/billing-deps';
 import type { Clock } from '../shared/clock.port';
+import type { DeliveryPolicy } from '../shared/leased-delivery';
 import type { Logger } from '../shared/logger.port';
 import type { EffectivePlan } from '../plans/effective-plan';
 import type { AiCapacity } from './ai-capacity.port';
@@ -46,4 +48,17 @@ export interface AiSettings {
    * configuration rather than the plan.
    */
   modelSetting?: string;
+}
+
+/**
+ * What reporting overage to the billing provider adds to AiDeps: billing's ports (the meter, and
+ * the customer created on first need), built only when billing is configured.
+ */
+export interface OverageReportingDeps extends Pick<AiDeps, 'overageReports' | 'clock' | 'logger'>, Pick<BillingDeps, 'provider' | 'subscriptions' | 'organizations'> {
+  /** The billing meter's event name (APP_STRIPE_AI_METER_EVENT). */
+  meterEventName: string;
+  /** Spreads retry times (jitter). */
+  random: () => number;
+  /** The email outbox's policy: 12 attempts over at least 73 minutes, then dead-letter. */
+  policy: DeliveryPolicy;
 }

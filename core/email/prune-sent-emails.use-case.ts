@@ -1,12 +1,4 @@
-import type { Clock } from '../shared/clock.port';
-import type { OutboxDeliveryStore } from './outbox-delivery.port';
-
-export interface PruneSentEmailsSettings {
-  /** Sent emails are kept this long after sending (APP_EMAIL_RETENTION_DAYS); their bodies are already gone. */
-  retentionDays: number;
-  batchSize?: number;
-  maxBatches?: number;
-}
+import type { EmailDeps } from './email-deps';
 
 const DAY_MS = 86_400_000;
 
@@ -15,7 +7,7 @@ const DAY_MS = 86_400_000;
  * Dead-lettered emails stay for inspection (without bodies). Idempotent and safe to cut short.
  */
 export class PruneSentEmails {
-  constructor(private readonly deps: { store: Pick<OutboxDeliveryStore, 'pruneSentBefore'>; clock: Clock; settings: PruneSentEmailsSettings }) {}
+  constructor(private readonly deps: Pick<EmailDeps, 'store' | 'clock' | 'settings'>) {}
 
   /** Returns how many emails were deleted. */
   async execute(): Promise<number> {

@@ -5,6 +5,7 @@
 export { InMemoryStore } from '../../adapters/in-memory/in-memory-store';
 export { InMemoryEmailOutbox } from '../../adapters/in-memory/in-memory-email-outbox';
 export { InMemoryOutboxDeliveryStore } from '../../adapters/in-memory/in-memory-outbox-delivery-store';
+export { InMemoryLeasedOutbox } from '../../adapters/in-memory/in-memory-leased-outbox';
 export { InMemoryProjectRepository } from '../../adapters/in-memory/in-memory-project-repository';
 export { InMemorySubscriptionRepository } from '../../adapters/in-memory/in-memory-subscription-repository';
 export { JoseStateSigner } from '../../adapters/crypto/jose-state-signer';

@@ -15,16 +15,12 @@ const CORE = join(ROOT, 'core');
 
 /**
  * Files that do not have the shape yet, each to be removed from this list when it is reshaped:
- * the two delivery loops are being rewritten as one; the rest
- * still hold two classes or type their settings inline, outside their context's Deps.
+ * they still hold two classes or type their settings inline, outside their context's Deps.
  */
 const RESHAPING = new Set([
-  'core/ai/report-overage.use-case.ts',
-  'core/email/deliver-due-emails.use-case.ts',
   'core/ai/system-settings.use-case.ts',
   'core/organizations/organization-settings.use-case.ts',
   'core/organizations/set-member-status.use-case.ts',
-  'core/email/prune-sent-emails.use-case.ts',
   'core/jobs/prune-expired-sessions.use-case.ts',
   'core/mfa/prune-expired-challenges.use-case.ts',
 ]);
