@@ -21,12 +21,7 @@ const CORE = join(ROOT, 'core');
 const RESHAPING = new Set([
   'core/ai/report-overage.use-case.ts',
   'core/email/deliver-due-emails.use-case.ts',
-  'core/ai/system-settings.use-case.ts',
-  'core/organizations/organization-settings.use-case.ts',
-  'core/organizations/set-member-status.use-case.ts',
   'core/email/prune-sent-emails.use-case.ts',
-  'core/jobs/prune-expired-sessions.use-case.ts',
-  'core/mfa/prune-expired-challenges.use-case.ts',
 ]);
 
 const sourceFiles = (dir: string): string[] =>

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { listBody, STREAM_BATCH } from '../list-response';
 import { NEXT_LINK_HEADER } from '../paging';
-import type { Caller } from '../../../core/access/caller';
 import { defineRoute, type AnyRoute } from '../route';
 import {
   CreateProjectRequest,

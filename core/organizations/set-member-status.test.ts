@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { organizationsHarness } from '../../test/builders/organizations';
 import { sessionLogin } from '../../test/builders/accounts';
 import { ChangeMemberRole } from './change-member-role.use-case';
-import { ActivateMember, SuspendMember } from './set-member-status.use-case';
+import { ActivateMember } from './activate-member.use-case';
+import { SuspendMember } from './suspend-member.use-case';
 
 describe('SuspendMember / ActivateMember', () => {
   it('suspends a member: their sessions end, login says ACCOUNT_SUSPENDED; activation lets them back in', async () => {
