@@ -51,8 +51,8 @@ const FIND_PRINCIPAL: PreparedSql = {
 const RECORD_ACTIVITY = `update session set last_seen_at = $2 where id = $1 and last_seen_at < $3`;
 
 // A bounded batch that walks the expires_at index, so one call never holds many row locks.
-// `id = any(array(…))` lets the planner delete through the primary key; `id in (…)` made it
-// scan the whole table per batch (600 ms vs 45 ms per 5,000 rows at 1M sessions). SKIP LOCKED
+// `id = any(array(…))` lets the planner delete through the primary key; write it so, never
+// `id in (…)`, which makes it scan the whole table per batch (docs/benchmarks.md). SKIP LOCKED
 // lets two concurrent prunes (a /cron call and the schedule) take disjoint batches.
 const PRUNE_EXPIRED = `delete from session where id = any(array(
    select id from session where expires_at < $1 order by expires_at limit $2 for update skip locked))`;
