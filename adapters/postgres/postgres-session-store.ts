@@ -2,7 +2,9 @@ import type { RoleName } from '../../core/access/role';
 import type { NewSession, SessionPrincipal, SessionStore, SessionSummary } from '../../core/accounts/session-store.port';
 import type { AccountStatus } from '../../core/accounts/user';
 import type { ListWindow } from '../../core/shared/list-page';
+import type { Selectable } from 'kysely';
 import type { Database, PreparedSql } from './database';
+import type { Tables } from './schema/tables';
 import { windowed } from './list-window';
 import { parseTimestamp } from './timestamp';
 
@@ -21,14 +23,7 @@ interface PrincipalRow {
   user_credentials_version: number;
 }
 
-interface SummaryRow {
-  id: string | number;
-  created_at: string | Date;
-  last_seen_at: string | Date;
-  expires_at: string | Date;
-  user_agent: string | null;
-  ip: string | null;
-}
+type SummaryRow = Pick<Selectable<Tables['session']>, 'id' | 'created_at' | 'last_seen_at' | 'expires_at' | 'user_agent' | 'ip'>;
 
 // The MFA flag is an EXISTS on user_totp's primary key: one index probe inside the same
 // round trip, so requests of organizations that require MFA cost nothing extra to guard.
