@@ -52,7 +52,7 @@ export class InMemorySessionStore implements SessionStore {
         userStatus: user.status,
         organizationStatus: organization.status,
         organizationRequiresMfa: organization.requireMfa,
-        userHasMfa: this.store.userTotp.get(user.id)?.confirmedAt != null,
+        userHasMfa: this.store.userTotp.get(user.id)?.confirmed_at != null,
         credentialsVersion: session.credentialsVersion,
         userCredentialsVersion: user.credentialsVersion,
       };

@@ -4,11 +4,13 @@ import type { OutboxEmailStatus } from '../../core/email/outbox-delivery.port';
 import type { Clock } from '../../core/shared/clock.port';
 import { SystemClock } from '../system/system-clock';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
+import type { Row } from '../postgres/schema/tables';
 
 // Rows mirror the SQL tables (the entity schemas in adapters/postgres), with the same columns and
-// the same words in them, so both adapter families hold the same facts. Where a domain type
-// already names the columns, the row is that type. Rows stay plain data (no classes, no
-// functions) because transactions snapshot them with structuredClone.
+// the same words in them, so both adapter families hold the same facts. A row is `Row<'table'>`,
+// inferred from the entity schema so the table is declared once; the camelCase interfaces below
+// are still to be replaced by it. Rows stay plain data (no classes, no functions) because
+// transactions snapshot them with structuredClone.
 
 /** `organization`: the domain's Organization plus the columns it does not read (its settings, `updated_at`). */
 export interface OrganizationRow extends Organization {
@@ -36,29 +38,9 @@ export interface SessionRow {
 }
 
 /** One per user at most (the user id is the key). */
-export interface UserTotpRow {
-  userId: number;
-  sealedSecret: string;
-  confirmedAt: Date | null;
-  lastUsedStep: number | null;
-  createdAt: Date;
-}
-
-export interface RecoveryCodeRow {
-  id: number;
-  userId: number;
-  codeHash: string;
-  usedAt: Date | null;
-}
-
-export interface MfaChallengeRow {
-  id: number;
-  tokenHash: string;
-  userId: number;
-  attempts: number;
-  createdAt: Date;
-  expiresAt: Date;
-}
+export type UserTotpRow = Row<'user_totp'>;
+export type RecoveryCodeRow = Row<'mfa_recovery_code'>;
+export type MfaChallengeRow = Row<'mfa_challenge'>;
 
 export interface OneTimeTokenRow {
   id: number;
@@ -122,8 +104,8 @@ export class InMemoryStore {
       deleteWhere(this.sessions, (session) => session.userId === userId);
       deleteWhere(this.oneTimeTokens, (token) => token.userId === userId);
       this.userTotp.delete(userId);
-      deleteWhere(this.recoveryCodes, (code) => code.userId === userId);
-      deleteWhere(this.mfaChallenges, (challenge) => challenge.userId === userId);
+      deleteWhere(this.recoveryCodes, (code) => code.user_id === userId);
+      deleteWhere(this.mfaChallenges, (challenge) => challenge.user_id === userId);
     });
   }
 
