@@ -1,5 +1,4 @@
 import type { Organization, User } from '../../core/accounts/user';
-import type { TokenPurpose } from '../../core/accounts/one-time-token-store.port';
 import type { OutboxEmailStatus } from '../../core/email/outbox-delivery.port';
 import type { Clock } from '../../core/shared/clock.port';
 import { SystemClock } from '../system/system-clock';
@@ -42,15 +41,7 @@ export type UserTotpRow = Row<'user_totp'>;
 export type RecoveryCodeRow = Row<'mfa_recovery_code'>;
 export type MfaChallengeRow = Row<'mfa_challenge'>;
 
-export interface OneTimeTokenRow {
-  id: number;
-  tokenHash: string;
-  purpose: TokenPurpose;
-  userId: number;
-  expiresAt: Date;
-  usedAt: Date | null;
-  createdAt: Date;
-}
+export type OneTimeTokenRow = Row<'one_time_token'>;
 
 /** Every column of `email_outbox`: the enqueue side writes it, the delivery side moves it along. */
 export interface EmailOutboxRow {
@@ -102,7 +93,7 @@ export class InMemoryStore {
     this.clock = options.clock ?? new SystemClock();
     this.onDeleteUser((userId) => {
       deleteWhere(this.sessions, (session) => session.userId === userId);
-      deleteWhere(this.oneTimeTokens, (token) => token.userId === userId);
+      deleteWhere(this.oneTimeTokens, (token) => token.user_id === userId);
       this.userTotp.delete(userId);
       deleteWhere(this.recoveryCodes, (code) => code.user_id === userId);
       deleteWhere(this.mfaChallenges, (challenge) => challenge.user_id === userId);
