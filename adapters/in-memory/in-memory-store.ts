@@ -24,17 +24,7 @@ export interface UserRow extends Omit<User, 'emailVerified'> {
   updatedAt: Date;
 }
 
-export interface SessionRow {
-  id: number;
-  tokenHash: string;
-  userId: number;
-  userAgent: string | null;
-  ip: string | null;
-  credentialsVersion: number;
-  createdAt: Date;
-  lastSeenAt: Date;
-  expiresAt: Date;
-}
+export type SessionRow = Row<'session'>;
 
 /** One per user at most (the user id is the key). */
 export type UserTotpRow = Row<'user_totp'>;
@@ -92,7 +82,7 @@ export class InMemoryStore {
   constructor(options: { clock?: Clock } = {}) {
     this.clock = options.clock ?? new SystemClock();
     this.onDeleteUser((userId) => {
-      deleteWhere(this.sessions, (session) => session.userId === userId);
+      deleteWhere(this.sessions, (session) => session.user_id === userId);
       deleteWhere(this.oneTimeTokens, (token) => token.user_id === userId);
       this.userTotp.delete(userId);
       deleteWhere(this.recoveryCodes, (code) => code.user_id === userId);

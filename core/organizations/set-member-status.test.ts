@@ -14,7 +14,7 @@ describe('SuspendMember / ActivateMember', () => {
 
     await expect(new SuspendMember(h.orgDeps).execute(caller, { userId: member!.id })).resolves.toMatchObject({ id: member!.id, status: 'suspended' });
     await expect(h.authenticate(memberSession.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    expect([...h.store.sessions.values()].filter((s) => s.userId === member!.id)).toHaveLength(0);
+    expect([...h.store.sessions.values()].filter((s) => s.user_id === member!.id)).toHaveLength(0);
     const login = sessionLogin(h);
     await expect(login.execute({ email: member!.email, password: 'password-123' })).rejects.toMatchObject({ code: 'ACCOUNT_SUSPENDED' });
     await expect(login.execute({ email: member!.email, password: 'wrong-password' })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
