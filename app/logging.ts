@@ -49,7 +49,7 @@ export function redactSecrets(entry: Record<string, unknown>): Record<string, un
  * censored anyway, at the top level of an entry or in an object one level down (`headers.cookie`).
  * Done by a formatter that looks at the entry's keys (and serializers for a child logger's
  * bindings, top level only), not by pino's `redact`: with paths of the form `*.password`, pino
- * runs a copying redactor on every field of every line, which made an access-log line cost
+ * runs a copying redactor on every field of every line, which makes an access-log line cost
  * several times what it costs without (docs/benchmarks.md).
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {

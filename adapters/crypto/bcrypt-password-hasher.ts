@@ -19,9 +19,9 @@ const BCRYPT_HASH = /^\$2[aby]\$(0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}$/;
 const prehash = (password: string): string => createHash('sha256').update(password, 'utf8').digest('base64');
 
 /**
- * bcrypt in a pool of worker threads (piscina). bcryptjs's async API was not enough: it runs on
- * the event loop in slices of up to 100 ms, so 20 concurrent logins stalled every other request
- * for seconds (docs/benchmarks.md, W2). The pool keeps one core for requests: it has
+ * bcrypt in a pool of worker threads (piscina), never on the event loop: a hash takes tens of
+ * milliseconds of CPU, and concurrent logins hashing there would stall every other request
+ * (docs/benchmarks.md, W2). The pool keeps one core for requests: it has
  * `availableParallelism() − 1` threads (at least one) and queues the rest.
  */
 export class BcryptPasswordHasher implements PasswordHasher {

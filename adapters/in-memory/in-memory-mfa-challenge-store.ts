@@ -11,11 +11,11 @@ export class InMemoryMfaChallengeStore implements MfaChallengeStore {
       const id = this.store.nextId('mfa_challenge');
       this.store.mfaChallenges.set(id, {
         id,
-        tokenHash: input.tokenHash,
-        userId: input.userId,
+        token_hash: input.tokenHash,
+        user_id: input.userId,
         attempts: 0,
-        createdAt: new Date(input.createdAt),
-        expiresAt: new Date(input.expiresAt),
+        created_at: new Date(input.createdAt),
+        expires_at: new Date(input.expiresAt),
       });
     });
   }
@@ -23,9 +23,9 @@ export class InMemoryMfaChallengeStore implements MfaChallengeStore {
   takeAttempt(tokenHash: string, now: Date, maxAttempts: number): Promise<MfaChallenge | null> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.byTokenHash(tokenHash);
-      if (!row || now.getTime() >= row.expiresAt.getTime() || row.attempts >= maxAttempts) return null;
+      if (!row || now.getTime() >= row.expires_at.getTime() || row.attempts >= maxAttempts) return null;
       row.attempts += 1;
-      return { id: row.id, userId: row.userId, expiresAt: new Date(row.expiresAt), attempts: row.attempts };
+      return { id: row.id, userId: row.user_id, expiresAt: new Date(row.expires_at), attempts: row.attempts };
     });
   }
 
@@ -36,8 +36,8 @@ export class InMemoryMfaChallengeStore implements MfaChallengeStore {
   pruneExpiredBefore(cutoff: Date, batchSize: number): Promise<number> {
     return this.store.unitOfWork.exclusive(() => {
       const expired = [...this.store.mfaChallenges.values()]
-        .filter((row) => row.expiresAt.getTime() < cutoff.getTime())
-        .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
+        .filter((row) => row.expires_at.getTime() < cutoff.getTime())
+        .sort((a, b) => a.expires_at.getTime() - b.expires_at.getTime())
         .slice(0, Math.max(0, batchSize));
       for (const row of expired) this.store.mfaChallenges.delete(row.id);
       return expired.length;
@@ -45,7 +45,7 @@ export class InMemoryMfaChallengeStore implements MfaChallengeStore {
   }
 
   private byTokenHash(tokenHash: string): MfaChallengeRow | undefined {
-    for (const row of this.store.mfaChallenges.values()) if (row.tokenHash === tokenHash) return row;
+    for (const row of this.store.mfaChallenges.values()) if (row.token_hash === tokenHash) return row;
     return undefined;
   }
 }

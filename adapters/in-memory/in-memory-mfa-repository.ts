@@ -2,11 +2,11 @@ import type { MfaRepository, TotpFactor } from '../../core/mfa/mfa-repository.po
 import { deleteWhere, type InMemoryStore, type UserTotpRow } from './in-memory-store';
 
 const toFactor = (row: UserTotpRow): TotpFactor => ({
-  userId: row.userId,
-  sealedSecret: row.sealedSecret,
-  confirmedAt: row.confirmedAt ? new Date(row.confirmedAt) : null,
-  lastUsedStep: row.lastUsedStep,
-  createdAt: new Date(row.createdAt),
+  userId: row.user_id,
+  sealedSecret: row.sealed_secret,
+  confirmedAt: row.confirmed_at ? new Date(row.confirmed_at) : null,
+  lastUsedStep: row.last_used_step,
+  createdAt: new Date(row.created_at),
 });
 
 export class InMemoryMfaRepository implements MfaRepository {
@@ -22,13 +22,13 @@ export class InMemoryMfaRepository implements MfaRepository {
   saveUnconfirmedTotp(input: { userId: number; sealedSecret: string; createdAt: Date }): Promise<boolean> {
     return this.store.unitOfWork.exclusive(() => {
       if (!this.store.users.has(input.userId)) throw new Error(`User ${input.userId} does not exist`);
-      if (this.store.userTotp.get(input.userId)?.confirmedAt) return false;
+      if (this.store.userTotp.get(input.userId)?.confirmed_at) return false;
       this.store.userTotp.set(input.userId, {
-        userId: input.userId,
-        sealedSecret: input.sealedSecret,
-        confirmedAt: null,
-        lastUsedStep: null,
-        createdAt: new Date(input.createdAt),
+        user_id: input.userId,
+        sealed_secret: input.sealedSecret,
+        confirmed_at: null,
+        last_used_step: null,
+        created_at: new Date(input.createdAt),
       });
       return true;
     });
@@ -37,13 +37,13 @@ export class InMemoryMfaRepository implements MfaRepository {
   confirmTotp(input: { userId: number; confirmedAt: Date; step: number; recoveryCodeHashes: string[] }): Promise<boolean> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.userTotp.get(input.userId);
-      if (!row || row.confirmedAt) return false;
-      row.confirmedAt = new Date(input.confirmedAt);
-      row.lastUsedStep = input.step;
-      deleteWhere(this.store.recoveryCodes, (code) => code.userId === input.userId);
+      if (!row || row.confirmed_at) return false;
+      row.confirmed_at = new Date(input.confirmedAt);
+      row.last_used_step = input.step;
+      deleteWhere(this.store.recoveryCodes, (code) => code.user_id === input.userId);
       for (const codeHash of input.recoveryCodeHashes) {
         const id = this.store.nextId('mfa_recovery_code');
-        this.store.recoveryCodes.set(id, { id, userId: input.userId, codeHash, usedAt: null });
+        this.store.recoveryCodes.set(id, { id, user_id: input.userId, code_hash: codeHash, used_at: null });
       }
       return true;
     });
@@ -52,8 +52,8 @@ export class InMemoryMfaRepository implements MfaRepository {
   useTotpStep(userId: number, step: number): Promise<boolean> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.userTotp.get(userId);
-      if (!row?.confirmedAt || (row.lastUsedStep !== null && row.lastUsedStep >= step)) return false;
-      row.lastUsedStep = step;
+      if (!row?.confirmed_at || (row.last_used_step !== null && row.last_used_step >= step)) return false;
+      row.last_used_step = step;
       return true;
     });
   }
@@ -61,8 +61,8 @@ export class InMemoryMfaRepository implements MfaRepository {
   useRecoveryCode(userId: number, codeHash: string, usedAt: Date): Promise<boolean> {
     return this.store.unitOfWork.exclusive(() => {
       for (const code of this.store.recoveryCodes.values()) {
-        if (code.userId === userId && code.codeHash === codeHash && code.usedAt === null) {
-          code.usedAt = new Date(usedAt);
+        if (code.user_id === userId && code.code_hash === codeHash && code.used_at === null) {
+          code.used_at = new Date(usedAt);
           return true;
         }
       }
@@ -72,14 +72,14 @@ export class InMemoryMfaRepository implements MfaRepository {
 
   countUnusedRecoveryCodes(userId: number): Promise<number> {
     return this.store.unitOfWork.exclusive(
-      () => [...this.store.recoveryCodes.values()].filter((code) => code.userId === userId && code.usedAt === null).length,
+      () => [...this.store.recoveryCodes.values()].filter((code) => code.user_id === userId && code.used_at === null).length,
     );
   }
 
   async removeAll(userId: number): Promise<void> {
     await this.store.unitOfWork.exclusive(() => {
       this.store.userTotp.delete(userId);
-      deleteWhere(this.store.recoveryCodes, (code) => code.userId === userId);
+      deleteWhere(this.store.recoveryCodes, (code) => code.user_id === userId);
     });
   }
 }

@@ -11,12 +11,12 @@ export class InMemoryOneTimeTokenStore implements OneTimeTokenStore {
       if (!this.store.users.has(input.userId)) throw new Error(`User ${input.userId} does not exist`);
       const row: OneTimeTokenRow = {
         id: this.store.nextId('one_time_token'),
-        tokenHash: input.tokenHash,
+        token_hash: input.tokenHash,
         purpose: input.purpose,
-        userId: input.userId,
-        expiresAt: new Date(input.expiresAt),
-        usedAt: null,
-        createdAt: this.store.now(),
+        user_id: input.userId,
+        expires_at: new Date(input.expiresAt),
+        used_at: null,
+        created_at: this.store.now(),
       };
       this.store.oneTimeTokens.set(row.id, row);
     });
@@ -26,25 +26,25 @@ export class InMemoryOneTimeTokenStore implements OneTimeTokenStore {
     // Check and mark in one synchronous step under the lock: no other consumer can interleave.
     return this.store.unitOfWork.exclusive(() => {
       const token = this.byTokenHash(tokenHash);
-      if (!token || token.purpose !== purpose || token.usedAt !== null) return null;
-      if (!(now.getTime() < token.expiresAt.getTime())) return null;
-      token.usedAt = new Date(now);
-      return token.userId;
+      if (!token || token.purpose !== purpose || token.used_at !== null) return null;
+      if (!(now.getTime() < token.expires_at.getTime())) return null;
+      token.used_at = new Date(now);
+      return token.user_id;
     });
   }
 
   async revokeAll(userId: number, purpose: TokenPurpose): Promise<void> {
     await this.store.unitOfWork.exclusive(() => {
       for (const token of this.store.oneTimeTokens.values()) {
-        if (token.userId === userId && token.purpose === purpose && token.usedAt === null) {
-          token.usedAt = this.store.now();
+        if (token.user_id === userId && token.purpose === purpose && token.used_at === null) {
+          token.used_at = this.store.now();
         }
       }
     });
   }
 
   private byTokenHash(tokenHash: string): OneTimeTokenRow | undefined {
-    for (const token of this.store.oneTimeTokens.values()) if (token.tokenHash === tokenHash) return token;
+    for (const token of this.store.oneTimeTokens.values()) if (token.token_hash === tokenHash) return token;
     return undefined;
   }
 }

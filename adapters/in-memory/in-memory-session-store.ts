@@ -4,10 +4,10 @@ import type { InMemoryStore, SessionRow } from './in-memory-store';
 
 const toSummary = (row: SessionRow): SessionSummary => ({
   id: row.id,
-  createdAt: new Date(row.createdAt),
-  lastSeenAt: new Date(row.lastSeenAt),
-  expiresAt: new Date(row.expiresAt),
-  userAgent: row.userAgent,
+  createdAt: new Date(row.created_at),
+  lastSeenAt: new Date(row.last_seen_at),
+  expiresAt: new Date(row.expires_at),
+  userAgent: row.user_agent,
   ip: row.ip,
 });
 
@@ -22,14 +22,14 @@ export class InMemorySessionStore implements SessionStore {
       if (!user || user.credentialsVersion !== input.credentialsVersion) return null;
       const row: SessionRow = {
         id: this.store.nextId('session'),
-        tokenHash: input.tokenHash,
-        userId: input.userId,
-        userAgent: input.userAgent ?? null,
+        token_hash: input.tokenHash,
+        user_id: input.userId,
+        user_agent: input.userAgent ?? null,
         ip: input.ip ?? null,
-        credentialsVersion: input.credentialsVersion,
-        createdAt: new Date(input.createdAt),
-        lastSeenAt: new Date(input.createdAt),
-        expiresAt: new Date(input.expiresAt),
+        credentials_version: input.credentialsVersion,
+        created_at: new Date(input.createdAt),
+        last_seen_at: new Date(input.createdAt),
+        expires_at: new Date(input.expiresAt),
       };
       this.store.sessions.set(row.id, row);
       return { id: row.id };
@@ -39,7 +39,7 @@ export class InMemorySessionStore implements SessionStore {
   findByTokenHash(tokenHash: string): Promise<SessionPrincipal | null> {
     return this.store.unitOfWork.exclusive(() => {
       const session = this.byTokenHash(tokenHash);
-      const user = session && this.store.users.get(session.userId);
+      const user = session && this.store.users.get(session.user_id);
       const organization = user && this.store.organizations.get(user.organizationId);
       if (!session || !user || !organization) return null;
       return {
@@ -47,13 +47,13 @@ export class InMemorySessionStore implements SessionStore {
         userId: user.id,
         organizationId: organization.id,
         role: user.role,
-        expiresAt: new Date(session.expiresAt),
-        lastSeenAt: new Date(session.lastSeenAt),
+        expiresAt: new Date(session.expires_at),
+        lastSeenAt: new Date(session.last_seen_at),
         userStatus: user.status,
         organizationStatus: organization.status,
         organizationRequiresMfa: organization.requireMfa,
-        userHasMfa: this.store.userTotp.get(user.id)?.confirmedAt != null,
-        credentialsVersion: session.credentialsVersion,
+        userHasMfa: this.store.userTotp.get(user.id)?.confirmed_at != null,
+        credentialsVersion: session.credentials_version,
         userCredentialsVersion: user.credentialsVersion,
       };
     });
@@ -61,15 +61,19 @@ export class InMemorySessionStore implements SessionStore {
 
   listLiveForUser(userId: number, now: Date, window?: ListWindow): Promise<SessionSummary[]> {
     return this.store.unitOfWork.exclusive(() =>
-      newestFirstWindow(this.store.sessions.values(), (row) => row.userId === userId && now.getTime() < row.expiresAt.getTime(), window).map(toSummary),
+      newestFirstWindow(
+        [...this.store.sessions.values()].filter((row) => row.user_id === userId && now.getTime() < row.expires_at.getTime()).map(toSummary),
+        () => true,
+        window,
+      ),
     );
   }
 
   recordActivity(sessionId: number, at: Date, staleBefore: Date): Promise<boolean> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.sessions.get(sessionId);
-      if (!row || row.lastSeenAt.getTime() >= staleBefore.getTime()) return false;
-      row.lastSeenAt = new Date(at);
+      if (!row || row.last_seen_at.getTime() >= staleBefore.getTime()) return false;
+      row.last_seen_at = new Date(at);
       return true;
     });
   }
@@ -81,14 +85,14 @@ export class InMemorySessionStore implements SessionStore {
   revokeOwned(userId: number, sessionId: number): Promise<boolean> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.sessions.get(sessionId);
-      return row !== undefined && row.userId === userId && this.store.sessions.delete(sessionId);
+      return row !== undefined && row.user_id === userId && this.store.sessions.delete(sessionId);
     });
   }
 
   async renewCredentials(sessionId: number, credentialsVersion: number): Promise<void> {
     await this.store.unitOfWork.exclusive(() => {
       const session = this.store.sessions.get(sessionId);
-      if (session) session.credentialsVersion = credentialsVersion;
+      if (session) session.credentials_version = credentialsVersion;
     });
   }
 
@@ -96,7 +100,7 @@ export class InMemorySessionStore implements SessionStore {
     return this.store.unitOfWork.exclusive(() => {
       let revoked = 0;
       for (const session of [...this.store.sessions.values()]) {
-        if (session.userId === userId && session.id !== exceptSessionId) {
+        if (session.user_id === userId && session.id !== exceptSessionId) {
           this.store.sessions.delete(session.id);
           revoked += 1;
         }
@@ -109,8 +113,8 @@ export class InMemorySessionStore implements SessionStore {
     return this.store.unitOfWork.exclusive(() => {
       // Oldest expiry first, as the SQL adapter walks its expires_at index.
       const expired = [...this.store.sessions.values()]
-        .filter((session) => session.expiresAt.getTime() < cutoff.getTime())
-        .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
+        .filter((session) => session.expires_at.getTime() < cutoff.getTime())
+        .sort((a, b) => a.expires_at.getTime() - b.expires_at.getTime())
         .slice(0, Math.max(0, batchSize));
       for (const session of expired) this.store.sessions.delete(session.id);
       return expired.length;
@@ -118,7 +122,7 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   private byTokenHash(tokenHash: string): SessionRow | undefined {
-    for (const session of this.store.sessions.values()) if (session.tokenHash === tokenHash) return session;
+    for (const session of this.store.sessions.values()) if (session.token_hash === tokenHash) return session;
     return undefined;
   }
 }

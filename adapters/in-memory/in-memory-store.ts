@@ -1,14 +1,15 @@
 import type { Organization, User } from '../../core/accounts/user';
-import type { TokenPurpose } from '../../core/accounts/one-time-token-store.port';
 import type { OutboxEmailStatus } from '../../core/email/outbox-delivery.port';
 import type { Clock } from '../../core/shared/clock.port';
 import { SystemClock } from '../system/system-clock';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
+import type { Row } from '../postgres/schema/tables';
 
 // Rows mirror the SQL tables (the entity schemas in adapters/postgres), with the same columns and
-// the same words in them, so both adapter families hold the same facts. Where a domain type
-// already names the columns, the row is that type. Rows stay plain data (no classes, no
-// functions) because transactions snapshot them with structuredClone.
+// the same words in them, so both adapter families hold the same facts. A row is `Row<'table'>`,
+// inferred from the entity schema so the table is declared once; the camelCase interfaces below
+// are still to be replaced by it. Rows stay plain data (no classes, no functions) because
+// transactions snapshot them with structuredClone.
 
 /** `organization`: the domain's Organization plus the columns it does not read (its settings, `updated_at`). */
 export interface OrganizationRow extends Organization {
@@ -23,52 +24,14 @@ export interface UserRow extends Omit<User, 'emailVerified'> {
   updatedAt: Date;
 }
 
-export interface SessionRow {
-  id: number;
-  tokenHash: string;
-  userId: number;
-  userAgent: string | null;
-  ip: string | null;
-  credentialsVersion: number;
-  createdAt: Date;
-  lastSeenAt: Date;
-  expiresAt: Date;
-}
+export type SessionRow = Row<'session'>;
 
 /** One per user at most (the user id is the key). */
-export interface UserTotpRow {
-  userId: number;
-  sealedSecret: string;
-  confirmedAt: Date | null;
-  lastUsedStep: number | null;
-  createdAt: Date;
-}
+export type UserTotpRow = Row<'user_totp'>;
+export type RecoveryCodeRow = Row<'mfa_recovery_code'>;
+export type MfaChallengeRow = Row<'mfa_challenge'>;
 
-export interface RecoveryCodeRow {
-  id: number;
-  userId: number;
-  codeHash: string;
-  usedAt: Date | null;
-}
-
-export interface MfaChallengeRow {
-  id: number;
-  tokenHash: string;
-  userId: number;
-  attempts: number;
-  createdAt: Date;
-  expiresAt: Date;
-}
-
-export interface OneTimeTokenRow {
-  id: number;
-  tokenHash: string;
-  purpose: TokenPurpose;
-  userId: number;
-  expiresAt: Date;
-  usedAt: Date | null;
-  createdAt: Date;
-}
+export type OneTimeTokenRow = Row<'one_time_token'>;
 
 /** Every column of `email_outbox`: the enqueue side writes it, the delivery side moves it along. */
 export interface EmailOutboxRow {
@@ -119,11 +82,11 @@ export class InMemoryStore {
   constructor(options: { clock?: Clock } = {}) {
     this.clock = options.clock ?? new SystemClock();
     this.onDeleteUser((userId) => {
-      deleteWhere(this.sessions, (session) => session.userId === userId);
-      deleteWhere(this.oneTimeTokens, (token) => token.userId === userId);
+      deleteWhere(this.sessions, (session) => session.user_id === userId);
+      deleteWhere(this.oneTimeTokens, (token) => token.user_id === userId);
       this.userTotp.delete(userId);
-      deleteWhere(this.recoveryCodes, (code) => code.userId === userId);
-      deleteWhere(this.mfaChallenges, (challenge) => challenge.userId === userId);
+      deleteWhere(this.recoveryCodes, (code) => code.user_id === userId);
+      deleteWhere(this.mfaChallenges, (challenge) => challenge.user_id === userId);
     });
   }
 

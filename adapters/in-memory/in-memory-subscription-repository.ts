@@ -1,12 +1,10 @@
 import type { CheckoutLink, ReportedSubscription, Subscription, SubscriptionState } from '../../core/billing/subscription';
 import { currentSubscription, isLiveStatus } from '../../core/billing/subscription';
 import type { SubscriptionRepository } from '../../core/billing/subscription-repository.port';
+import type { Row } from '../postgres/schema/tables';
 import type { InMemoryStore, Table } from './in-memory-store';
 
-interface BillingEventRow {
-  eventId: string;
-  receivedAt: Date;
-}
+type BillingEventRow = Row<'billing_event'>;
 
 const copyDate = (date: Date | null) => (date ? new Date(date) : null);
 
@@ -119,7 +117,7 @@ export class InMemorySubscriptionRepository implements SubscriptionRepository {
   recordEvent(eventId: string, receivedAt: Date): Promise<boolean> {
     return this.store.unitOfWork.exclusive(() => {
       if (this.events.has(eventId)) return false;
-      this.events.set(eventId, { eventId, receivedAt: new Date(receivedAt) });
+      this.events.set(eventId, { event_id: eventId, received_at: new Date(receivedAt) });
       return true;
     });
   }

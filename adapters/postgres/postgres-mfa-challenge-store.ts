@@ -1,12 +1,9 @@
 import type { MfaChallenge, MfaChallengeStore } from '../../core/mfa/mfa-challenge-store.port';
+import type { Selectable } from 'kysely';
 import type { Database } from './database';
+import type { Tables } from './schema/tables';
 
-interface ChallengeRow {
-  id: string | number;
-  user_id: number;
-  expires_at: string | Date;
-  attempts: number;
-}
+type ChallengeRow = Pick<Selectable<Tables['mfa_challenge']>, 'id' | 'user_id' | 'expires_at' | 'attempts'>;
 
 // The attempt is counted by the statement that finds the challenge: concurrent requests
 // serialize on the row lock, and once `attempts` reaches the maximum none matches any more.

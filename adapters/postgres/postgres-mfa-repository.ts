@@ -1,13 +1,9 @@
 import type { MfaRepository, TotpFactor } from '../../core/mfa/mfa-repository.port';
+import type { Selectable } from 'kysely';
 import type { Database } from './database';
+import type { Tables } from './schema/tables';
 
-interface TotpRow {
-  user_id: number;
-  sealed_secret: string;
-  confirmed_at: string | Date | null;
-  last_used_step: string | number | null;
-  created_at: string | Date;
-}
+type TotpRow = Selectable<Tables['user_totp']>;
 
 const toFactor = (row: TotpRow): TotpFactor => ({
   userId: row.user_id,

@@ -2,7 +2,9 @@ import type { RoleName } from '../../core/access/role';
 import type { NewSession, SessionPrincipal, SessionStore, SessionSummary } from '../../core/accounts/session-store.port';
 import type { AccountStatus } from '../../core/accounts/user';
 import type { ListWindow } from '../../core/shared/list-page';
+import type { Selectable } from 'kysely';
 import type { Database, PreparedSql } from './database';
+import type { Tables } from './schema/tables';
 import { windowed } from './list-window';
 import { parseTimestamp } from './timestamp';
 
@@ -21,14 +23,7 @@ interface PrincipalRow {
   user_credentials_version: number;
 }
 
-interface SummaryRow {
-  id: string | number;
-  created_at: string | Date;
-  last_seen_at: string | Date;
-  expires_at: string | Date;
-  user_agent: string | null;
-  ip: string | null;
-}
+type SummaryRow = Pick<Selectable<Tables['session']>, 'id' | 'created_at' | 'last_seen_at' | 'expires_at' | 'user_agent' | 'ip'>;
 
 // The MFA flag is an EXISTS on user_totp's primary key: one index probe inside the same
 // round trip, so requests of organizations that require MFA cost nothing extra to guard.
@@ -51,8 +46,8 @@ const FIND_PRINCIPAL: PreparedSql = {
 const RECORD_ACTIVITY = `update session set last_seen_at = $2 where id = $1 and last_seen_at < $3`;
 
 // A bounded batch that walks the expires_at index, so one call never holds many row locks.
-// `id = any(array(…))` lets the planner delete through the primary key; `id in (…)` made it
-// scan the whole table per batch (600 ms vs 45 ms per 5,000 rows at 1M sessions). SKIP LOCKED
+// `id = any(array(…))` lets the planner delete through the primary key; write it so, never
+// `id in (…)`, which makes it scan the whole table per batch (docs/benchmarks.md). SKIP LOCKED
 // lets two concurrent prunes (a /cron call and the schedule) take disjoint batches.
 const PRUNE_EXPIRED = `delete from session where id = any(array(
    select id from session where expires_at < $1 order by expires_at limit $2 for update skip locked))`;

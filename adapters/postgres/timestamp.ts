@@ -1,10 +1,10 @@
 /**
  * A `timestamptz` as PostgreSQL writes it (DateStyle ISO; MikroORM leaves it a string), read into
  * a Date: what `new Date(text)` gives, at a fraction of its cost. V8 takes this spelling for
- * its legacy date format and scans it token by token; the list of projects reads two per row,
- * and on W1 that scanning was the largest single item of the request's own work. The common
- * shape, `YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM]`, is read here digit by digit; anything else (BC,
- * a five-digit year, `infinity`, an offset with seconds) goes to `new Date(text)` as before.
+ * its legacy date format and scans it token by token, and hot lists read two per row, so this
+ * runs on every row of every page (docs/benchmarks.md, W1). The common shape,
+ * `YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM]`, is read here digit by digit; anything else (BC,
+ * a five-digit year, `infinity`, an offset with seconds) goes to `new Date(text)`.
  */
 export function parseTimestamp(value: string | Date): Date {
   if (typeof value !== 'string') return new Date(value);

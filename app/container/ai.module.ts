@@ -18,7 +18,8 @@ import { ListTopUsers } from '../../core/ai/list-top-users.use-case';
 import { ListUsageHistory } from '../../core/ai/list-usage-history.use-case';
 import { RunCopilotCall } from '../../core/ai/run-copilot-call.use-case';
 import { ReleaseExpiredReservations } from '../../core/ai/release-expired-reservations.use-case';
-import { GetSystemSettings, UpdateSystemSettings } from '../../core/ai/system-settings.use-case';
+import { GetSystemSettings } from '../../core/ai/get-system-settings.use-case';
+import { UpdateSystemSettings } from '../../core/ai/update-system-settings.use-case';
 import { EffectivePlanResolver } from '../../core/plans/effective-plan';
 
 /**

@@ -15,8 +15,10 @@ import { ListInvitations } from '../../core/organizations/list-invitations.use-c
 import { RevokeInvitation } from '../../core/organizations/revoke-invitation.use-case';
 import { AcceptInvitation } from '../../core/organizations/accept-invitation.use-case';
 import { CreateSystemAdmin } from '../../core/organizations/create-system-admin.use-case';
-import { ActivateMember, SuspendMember } from '../../core/organizations/set-member-status.use-case';
-import { GetOrganizationSettings, UpdateOrganizationSettings } from '../../core/organizations/organization-settings.use-case';
+import { ActivateMember } from '../../core/organizations/activate-member.use-case';
+import { SuspendMember } from '../../core/organizations/suspend-member.use-case';
+import { GetOrganizationSettings } from '../../core/organizations/get-organization-settings.use-case';
+import { UpdateOrganizationSettings } from '../../core/organizations/update-organization-settings.use-case';
 import { settingsRoutes } from '../http/routes/settings.routes';
 
 /**

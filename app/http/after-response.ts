@@ -2,10 +2,10 @@ import type { Logger } from 'pino';
 
 /**
  * Work a route starts but does not wait for, so its duration cannot show in the response time.
- * `/password/forgot` and `/auth/resend-verification` answer the same for every address, but the
- * token and email they write for an existing account took 3–5 ms more, which classified single
- * requests correctly three times in four. Their work now starts on the next turn of the event
- * loop, after the response is written. A failure is logged (the caller has had its 202 already:
+ * `/password/forgot` and `/auth/resend-verification` answer the same for every address; the
+ * token and email they write for an existing account must not make that answer slower, or the
+ * response time tells which addresses have accounts. Such work starts on the next turn of the
+ * event loop, after the response is written. A failure is logged (the caller has had its 202 already:
  * the user asks again); `drain` lets a shutdown finish what was started before the pool closes.
  */
 export class AfterResponse {

@@ -85,7 +85,7 @@ describe('SessionActivity', () => {
     const authenticate = new AuthenticateSession({ ...h.ports, sessionActivity: activity });
     const write = vi.spyOn(h.ports.sessions, 'recordActivity');
     const { token, sessionId } = await sessionLogin(h).execute({ email: 'ada@example.com', password: 'pw-ada-123' });
-    const lastSeen = () => h.store.sessions.get(sessionId)!.lastSeenAt.getTime();
+    const lastSeen = () => h.store.sessions.get(sessionId)!.last_seen_at.getTime();
     const createdAt = lastSeen();
 
     h.clock.advance(5 * 60_000 - 1);

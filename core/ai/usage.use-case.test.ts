@@ -4,7 +4,8 @@ import type { Caller } from '../access/caller';
 import { GetUsageSummary } from './get-usage-summary.use-case';
 import { ListTopUsers } from './list-top-users.use-case';
 import { ListUsageHistory } from './list-usage-history.use-case';
-import { GetSystemSettings, UpdateSystemSettings } from './system-settings.use-case';
+import { GetSystemSettings } from './get-system-settings.use-case';
+import { UpdateSystemSettings } from './update-system-settings.use-case';
 
 /** One finished call by `caller` that used `input` + `output` tokens, a minute after the previous one. */
 async function aCall(h: AiHarness, caller: Caller, input: number, output: number) {

@@ -1,14 +1,4 @@
-import type { SessionStore } from '../accounts/session-store.port';
-import type { Clock } from '../shared/clock.port';
-
-export interface PruneSettings {
-  /** Expired sessions are kept this long after `expiresAt` (APP_CRON_SESSION_RETENTION_DAYS). */
-  retentionDays: number;
-  /** Rows per delete statement: each batch is its own short transaction. */
-  batchSize?: number;
-  /** Upper bound on batches per run; whatever is left waits for the next run. */
-  maxBatches?: number;
-}
+import type { JobsDeps } from './jobs-deps';
 
 const DAY_MS = 86_400_000;
 
@@ -21,7 +11,7 @@ export class PruneExpiredSessions {
   private readonly batchSize: number;
   private readonly maxBatches: number;
 
-  constructor(private readonly deps: { sessions: SessionStore; clock: Clock; settings: PruneSettings }) {
+  constructor(private readonly deps: Pick<JobsDeps, 'sessions' | 'clock' | 'settings'>) {
     this.batchSize = deps.settings.batchSize ?? 5_000;
     this.maxBatches = deps.settings.maxBatches ?? 2_000;
   }

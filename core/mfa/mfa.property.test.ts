@@ -53,7 +53,7 @@ describe('TOTP acceptance against a model', () => {
         const h = mfaHarness();
         const user = await h.aUser();
         const { secret } = await h.enrol(user);
-        let lastUsed = h.store.userTotp.get(user.id)!.lastUsedStep!;
+        let lastUsed = h.store.userTotp.get(user.id)!.last_used_step!;
         for (const c of commands) {
           if (c.kind === 'wait') {
             h.clock.advanceSeconds(c.seconds);
@@ -67,7 +67,7 @@ describe('TOTP acceptance against a model', () => {
           const factor = (await h.mfaPorts.mfa.findTotp(user.id))!;
           expect(await acceptTotpCode(h.mfaPorts, factor, code)).toBe(expected);
           if (expected) lastUsed = step;
-          expect(h.store.userTotp.get(user.id)!.lastUsedStep).toBe(lastUsed);
+          expect(h.store.userTotp.get(user.id)!.last_used_step).toBe(lastUsed);
         }
       }),
       { numRuns: 60 },
@@ -105,7 +105,7 @@ describe('sign-in challenge state machine', () => {
         const user = await h.aUser({ email: 'ada@example.com', password: PASSWORD });
         const { secret, recoveryCodes } = await h.enrol(user);
         const sessionsAtStart = h.store.sessions.size;
-        let lastUsed = h.store.userTotp.get(user.id)!.lastUsedStep!;
+        let lastUsed = h.store.userTotp.get(user.id)!.last_used_step!;
         const unusedCodes = [...recoveryCodes];
         const usedCodes: string[] = [];
         const challenges: ModelChallenge[] = [];

@@ -14,8 +14,8 @@ describe('SetupTotp + ConfirmTotp', () => {
     expect(otpauthUrl).toContain('issuer=tenantkit');
     const stored = h.store.userTotp.get(user.id)!;
     expect(JSON.stringify(stored)).not.toContain(secret);
-    expect(h.mfaPorts.atRestEncryption.open(stored.sealedSecret, totpSecretContext(user.id))).toBe(secret);
-    expect(stored.confirmedAt).toBeNull();
+    expect(h.mfaPorts.atRestEncryption.open(stored.sealed_secret, totpSecretContext(user.id))).toBe(secret);
+    expect(stored.confirmed_at).toBeNull();
 
     const { recoveryCodes } = await h.confirm.execute(caller, { code: h.codeNow(secret, -1) });
     expect(recoveryCodes).toHaveLength(10);
@@ -24,7 +24,7 @@ describe('SetupTotp + ConfirmTotp', () => {
     const storedCodes = [...h.store.recoveryCodes.values()];
     expect(storedCodes).toHaveLength(10);
     for (const code of recoveryCodes) expect(JSON.stringify(storedCodes)).not.toContain(code.replace(/-/g, ''));
-    expect(h.store.userTotp.get(user.id)?.confirmedAt).toEqual(h.clock.now());
+    expect(h.store.userTotp.get(user.id)?.confirmed_at).toEqual(h.clock.now());
   });
 
   it('replaces an unconfirmed setup, and refuses a new one while MFA is on', async () => {
@@ -47,7 +47,7 @@ describe('SetupTotp + ConfirmTotp', () => {
     for (const code of [h.codeNow(secret, 2), h.codeNow(secret, -2), 'abcdef', '']) {
       await expect(h.confirm.execute(caller, { code })).rejects.toMatchObject({ code: 'INVALID_MFA_CODE' });
     }
-    expect(h.store.userTotp.get(caller.userId)?.confirmedAt).toBeNull();
+    expect(h.store.userTotp.get(caller.userId)?.confirmed_at).toBeNull();
   });
 
   it("revokes the user's other sessions on confirmation and keeps the current one", async () => {

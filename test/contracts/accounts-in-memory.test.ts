@@ -34,9 +34,9 @@ function inMemoryAccounts(clock = new FakeClock(), store = new InMemoryStore({ c
     pendingEmails: () => outbox.pending(),
     clock,
     async tokenTimes(tokenHash: string) {
-      const token = [...store.oneTimeTokens.values()].find((row) => row.tokenHash === tokenHash);
+      const token = [...store.oneTimeTokens.values()].find((row) => row.token_hash === tokenHash);
       if (!token) throw new Error('no such token');
-      return { createdAt: token.createdAt, usedAt: token.usedAt };
+      return { createdAt: token.created_at, usedAt: token.used_at };
     },
     enqueuedAt: async () => [...store.emailOutbox.values()].map((row) => row.createdAt),
     teardown: async () => undefined,

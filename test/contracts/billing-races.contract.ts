@@ -4,7 +4,7 @@ import type { OrganizationRepository } from '../../core/accounts/organization-re
 import type { SubscriptionChangedEvent } from '../../core/billing/billing-provider.port';
 import { HandleBillingWebhook } from '../../core/billing/handle-billing-webhook.use-case';
 import type { SubscriptionRepository } from '../../core/billing/subscription-repository.port';
-import { UpdateOrganizationSettings } from '../../core/organizations/organization-settings.use-case';
+import { UpdateOrganizationSettings } from '../../core/organizations/update-organization-settings.use-case';
 import type { Clock } from '../../core/shared/clock.port';
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
 import { FakeBillingProvider } from '../fakes/fake-billing-provider';

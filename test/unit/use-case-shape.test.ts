@@ -13,18 +13,6 @@ import { describe, expect, test } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 const CORE = join(ROOT, 'core');
 
-/**
- * Files that do not have the shape yet, each to be removed from this list when it is reshaped:
- * they still hold two classes or type their settings inline, outside their context's Deps.
- */
-const RESHAPING = new Set([
-  'core/ai/system-settings.use-case.ts',
-  'core/organizations/organization-settings.use-case.ts',
-  'core/organizations/set-member-status.use-case.ts',
-  'core/jobs/prune-expired-sessions.use-case.ts',
-  'core/mfa/prune-expired-challenges.use-case.ts',
-]);
-
 const sourceFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [join(dir, entry.name)] : [],
@@ -78,14 +66,14 @@ describe('use-case shape', () => {
 
   test('every use-case file has the one shape', () => {
     const problems = files
-      .filter(({ path }) => path.endsWith('.use-case.ts') && !RESHAPING.has(path))
+      .filter(({ path }) => path.endsWith('.use-case.ts'))
       .flatMap(({ file, path }) => useCaseProblems(file, parse(file)).map((problem) => `${path} ${problem}`));
     expect(problems).toEqual([]);
   });
 
   test('a class with an execute method lives in a use-case file', () => {
     const misplaced = files
-      .filter(({ path }) => !path.endsWith('.use-case.ts') && !RESHAPING.has(path))
+      .filter(({ path }) => !path.endsWith('.use-case.ts'))
       .filter(({ file }) => classesOf(parse(file)).some((node) => hasExecute(node) > 0))
       .map(({ path }) => path);
     expect(misplaced).toEqual([]);

@@ -3,9 +3,9 @@ import { Routine } from '@mikro-orm/core';
 /**
  * The hard cap's three steps as PL/pgSQL functions, declared here once like the tables (MikroORM
  * generates and diffs them with the migrations). Each is one statement for the caller: the
- * organization row's lock is held only inside the database, never across network round trips,
- * so fifty calls of one organization queue for microseconds each, not for a transaction's
- * round trips each (what kept time to first byte high before).
+ * organization row's lock is held only inside the database, never across network round trips:
+ * calls of one organization queue behind each other for as long as one statement takes, so the
+ * lock must never be held while waiting on the network.
  *
  * They apply core's rules (`core/ai/capacity-rules.ts`: `planReservation`, `chargeUsage`) to the
  * state read under the lock; the in-memory adapter applies the TypeScript functions themselves,
@@ -18,8 +18,8 @@ import { Routine } from '@mikro-orm/core';
  * unlimited allotment (-1) is a null `v_free` below.
  *
  * Reserving and releasing commit asynchronously (`synchronous_commit` off for their own
- * transaction): the lock is held until commit, and waiting for the WAL flush under it made fifty
- * concurrent calls of one organization queue for a disk flush each. That is safe for the cap: a
+ * transaction): the lock is held until commit, so a synchronous commit would make concurrent
+ * calls of one organization queue for a disk flush each. That is safe for the cap: a
  * reservation lost in a database crash is lost together with the credits it took (one
  * transaction), its settlement then charges only what is free, and a lost release is redone when
  * the reservation expires. Settling, which records what the customer is billed, keeps the

@@ -8,7 +8,8 @@ import type { User } from '../../../core/accounts/user';
 import type { ChangeMemberRole } from '../../../core/organizations/change-member-role.use-case';
 import type { ListMembers } from '../../../core/organizations/list-members.use-case';
 import type { RemoveMember } from '../../../core/organizations/remove-member.use-case';
-import type { ActivateMember, SuspendMember } from '../../../core/organizations/set-member-status.use-case';
+import type { ActivateMember } from '../../../core/organizations/activate-member.use-case';
+import type { SuspendMember } from '../../../core/organizations/suspend-member.use-case';
 
 export interface MemberUseCases {
   listMembers: ListMembers;

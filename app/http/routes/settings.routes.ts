@@ -1,8 +1,10 @@
 import { defineRoute, type AnyRoute } from '../route';
 import { OrganizationSettingsRequest, OrganizationSettingsResponse } from '../schemas/security.schemas';
 import type { OrganizationSettings } from '../../../core/accounts/user';
-import type { GetOrganizationSettings, UpdateOrganizationSettings } from '../../../core/organizations/organization-settings.use-case';
-import type { GetSystemSettings, UpdateSystemSettings } from '../../../core/ai/system-settings.use-case';
+import type { GetOrganizationSettings } from '../../../core/organizations/get-organization-settings.use-case';
+import type { UpdateOrganizationSettings } from '../../../core/organizations/update-organization-settings.use-case';
+import type { GetSystemSettings } from '../../../core/ai/get-system-settings.use-case';
+import type { UpdateSystemSettings } from '../../../core/ai/update-system-settings.use-case';
 import type { SystemSettings } from '../../../core/ai/system-settings.port';
 import { SystemSettingsRequest, SystemSettingsResponse } from '../schemas/ai.schemas';
 

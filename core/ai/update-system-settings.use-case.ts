@@ -3,16 +3,6 @@ import { requireRole } from '../access/require-role';
 import type { AiDeps } from './ai-deps';
 import type { SystemSettings } from './system-settings.port';
 
-/** The deployment's switches (sys_admin). */
-export class GetSystemSettings {
-  constructor(private readonly deps: Pick<AiDeps, 'systemSettings'>) {}
-
-  execute(caller: Caller): Promise<SystemSettings> {
-    requireRole(caller, 'sys_admin');
-    return this.deps.systemSettings.get();
-  }
-}
-
 /** Changes the keys given and logs who changed what: these switches decide what customers are billed. */
 export class UpdateSystemSettings {
   constructor(private readonly deps: Pick<AiDeps, 'systemSettings' | 'clock' | 'logger'>) {}

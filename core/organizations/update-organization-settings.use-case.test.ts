@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { InMemorySubscriptionRepository } from '../../adapters/in-memory/in-memory-subscription-repository';
 import { organizationsHarness } from '../../test/builders/organizations';
 import type { SubscriptionStatus } from '../billing/subscription';
-import { GetOrganizationSettings, UpdateOrganizationSettings } from './organization-settings.use-case';
+import { GetOrganizationSettings } from './get-organization-settings.use-case';
+import { UpdateOrganizationSettings } from './update-organization-settings.use-case';
 
 async function setup() {
   const h = organizationsHarness();

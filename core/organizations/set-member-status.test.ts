@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { organizationsHarness } from '../../test/builders/organizations';
 import { sessionLogin } from '../../test/builders/accounts';
 import { ChangeMemberRole } from './change-member-role.use-case';
-import { ActivateMember, SuspendMember } from './set-member-status.use-case';
+import { ActivateMember } from './activate-member.use-case';
+import { SuspendMember } from './suspend-member.use-case';
 
 describe('SuspendMember / ActivateMember', () => {
   it('suspends a member: their sessions end, login says ACCOUNT_SUSPENDED; activation lets them back in', async () => {
@@ -13,7 +14,7 @@ describe('SuspendMember / ActivateMember', () => {
 
     await expect(new SuspendMember(h.orgDeps).execute(caller, { userId: member!.id })).resolves.toMatchObject({ id: member!.id, status: 'suspended' });
     await expect(h.authenticate(memberSession.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    expect([...h.store.sessions.values()].filter((s) => s.userId === member!.id)).toHaveLength(0);
+    expect([...h.store.sessions.values()].filter((s) => s.user_id === member!.id)).toHaveLength(0);
     const login = sessionLogin(h);
     await expect(login.execute({ email: member!.email, password: 'password-123' })).rejects.toMatchObject({ code: 'ACCOUNT_SUSPENDED' });
     await expect(login.execute({ email: member!.email, password: 'wrong-password' })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
