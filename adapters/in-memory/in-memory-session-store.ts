@@ -26,6 +26,7 @@ export class InMemorySessionStore implements SessionStore {
         userAgent: input.userAgent ?? null,
         ip: input.ip ?? null,
         credentialsVersion: input.credentialsVersion,
+        viaPasskey: input.viaPasskey ?? false,
         createdAt: new Date(input.createdAt),
         lastSeenAt: new Date(input.createdAt),
         expiresAt: new Date(input.expiresAt),
@@ -54,6 +55,7 @@ export class InMemorySessionStore implements SessionStore {
         userHasMfa: this.store.userTotp.get(user.id)?.confirmedAt != null,
         credentialsVersion: session.credentialsVersion,
         userCredentialsVersion: user.credentialsVersion,
+        viaPasskey: session.viaPasskey,
       };
     });
   }

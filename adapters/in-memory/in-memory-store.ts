@@ -30,6 +30,7 @@ export interface SessionRow {
   userAgent: string | null;
   ip: string | null;
   credentialsVersion: number;
+  viaPasskey: boolean;
   createdAt: Date;
   lastSeenAt: Date;
   expiresAt: Date;
