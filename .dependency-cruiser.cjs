@@ -2,6 +2,22 @@
 const frameworks =
   '^(koa|@koa/|koa-|inversify|@inversifyjs/|reflect-metadata|@mikro-orm/|@electric-sql/|kysely|knex|pg|bullmq|ioredis|stripe|openai|postmark|@aws-sdk/|@azure/|openid-client|oidc-provider|rate-limiter-flexible|pino|valibot|@valibot/|bcryptjs|jose)';
 
+/**
+ * Core's contexts, lowest first (docs/architecture.md). A context imports only itself and the
+ * levels below it; contexts on one level never import each other.
+ */
+const CORE_ORDER = [['shared'], ['access'], ['email'], ['accounts'], ['mfa', 'passkeys'], ['organizations'], ['billing'], ['plans'], ['notes', 'projects'], ['ai'], ['jobs']];
+const alternatives = (contexts) => `^core/(${contexts.join('|')})/`;
+const declaredOrder = CORE_ORDER.flatMap((level, index) =>
+  level.map((context) => ({
+    name: 'core-follows-declared-order',
+    comment: `core/${context}/ imports only itself and the contexts below it: ${CORE_ORDER.slice(0, index).flat().join(', ') || 'none'}.`,
+    severity: 'error',
+    from: { path: `^core/${context}/`, pathNot: '\\.test\\.ts$' },
+    to: { path: '^core/[^/]+/', pathNot: alternatives([context, ...CORE_ORDER.slice(0, index).flat()]) },
+  })),
+);
+
 module.exports = {
   forbidden: [
     {
@@ -24,6 +40,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^core/' },
       to: { dependencyTypes: ['core'], path: '^(fs|net|http|https|child_process|dgram|dns|tls|cluster|worker_threads)$' },
+    },
+    ...declaredOrder,
+    {
+      name: 'core-context-is-declared',
+      comment: 'A folder of core/ is a context in CORE_ORDER, so the order covers it.',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { path: '^core/[^/]+/', pathNot: alternatives(CORE_ORDER.flat()) },
+    },
+    {
+      name: 'core-no-circular',
+      comment: 'Inside core/ even a type-only loop is refused: a reader draws the core as a stack.',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { circular: true },
     },
     {
       name: 'adapters-never-import-app',

@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', 'app/client/api.ts', 'dist/**'] },
+  { ignores: ['node_modules/**', '.data/**', 'app/client/api.ts', 'dist/**', 'app/client/dist/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -1,11 +1,13 @@
+import { loadEnvFile } from './config/env-file';
 import { ConfigError, loadConfig } from './config/config';
-import { createAppLogger } from './logging';
+import { createAppLogger, flushLogs } from './logging';
 import { logRuntimeStats } from './runtime-stats';
 
 /** `npm start`: parse settings, open storage, serve HTTP, drain on SIGTERM. */
 async function main(): Promise<void> {
   let loaded;
   try {
+    loadEnvFile();
     loaded = loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -16,6 +18,8 @@ async function main(): Promise<void> {
   }
   const { config, warnings } = loaded;
   const logger = createAppLogger(config);
+  // Log lines are written asynchronously: whatever is still buffered goes out before any exit.
+  process.once('exit', () => flushLogs(logger));
   for (const warning of warnings) logger.warn(warning);
   // Open the embedded database while the app's modules load: the two overlap, and startup on
   // an existing data dir stays well under 3 s (docs/architecture.md, Startup).

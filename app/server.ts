@@ -16,6 +16,8 @@ import { gracefulDrain } from './http/graceful-drain';
 import { buildOpenApi } from './http/openapi';
 import type { AnyRoute } from './http/route';
 import { systemRoutes } from './http/routes/system.routes';
+import { devMailboxRoutes } from './http/routes/dev-mailbox.routes';
+import type { DevMailbox } from '../adapters/email/dev-mailbox';
 import { DomainError } from '../core/shared/domain-error';
 
 export interface RunningServer {
@@ -33,7 +35,8 @@ export interface RunningServer {
 
 const VERSION = '0.1.0';
 
-export function composeRoutes(container: Container, config: AppConfig): AnyRoute[] {
+/** `devMailbox`: mounts `/dev/mailbox` (dev with the stub provider only). */
+export function composeRoutes(container: Container, config: AppConfig, devMailbox?: DevMailbox): AnyRoute[] {
   const features = container.isBound(TOKENS.Routes) ? container.getAll(TOKENS.Routes).flat() : [];
   let openApi: Record<string, unknown> | undefined;
   const routes: AnyRoute[] = [];
@@ -50,6 +53,7 @@ export function composeRoutes(container: Container, config: AppConfig): AnyRoute
         })),
     }),
     ...features,
+    ...(devMailbox ? devMailboxRoutes(devMailbox, 'tenantkit') : []),
   );
   return routes;
 }
@@ -69,7 +73,7 @@ export async function startServer(
   const app = createHttpApp({
     config,
     logger,
-    routes: composeRoutes(container, config),
+    routes: composeRoutes(container, config, infra.devMailbox),
     authenticate,
     rateLimiter: container.get(TOKENS.RateLimiter),
     clientIp: clientIpResolver(config.trustedProxyHops),

@@ -1,4 +1,4 @@
-import type { CreditLedger, CreditPurchase } from '../../core/ai/credit-ledger.port';
+import type { CreditLedger, CreditPurchase } from '../../core/billing/credit-ledger.port';
 import { addToBalance, aiTables, type AiTables } from './in-memory-ai-tables';
 import type { InMemoryStore } from './in-memory-store';
 

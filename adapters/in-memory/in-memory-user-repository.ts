@@ -1,4 +1,4 @@
-import type { RoleName } from '../../core/accounts/role';
+import type { RoleName } from '../../core/access/role';
 import type { AccountStatus, User } from '../../core/accounts/user';
 import type { NewUser, UserRepository } from '../../core/accounts/user-repository.port';
 import { DomainError } from '../../core/shared/domain-error';

@@ -1,4 +1,4 @@
-import type { CreditLedger, CreditPurchase } from '../../core/ai/credit-ledger.port';
+import type { CreditLedger, CreditPurchase } from '../../core/billing/credit-ledger.port';
 import type { Database } from './database';
 
 const ADD_TO_BALANCE = `insert into ai_credit_account (organization_id, balance, updated_at) values ($1, $2, $3)

@@ -1,7 +1,7 @@
 import type { Invitation } from '../../core/organizations/invitation';
 import type { InvitationRepository, NewInvitation } from '../../core/organizations/invitation-repository.port';
 import { sql, type ExpressionBuilder, type RawBuilder, type Selectable } from 'kysely';
-import { ROLES } from '../../core/accounts/role';
+import { ROLES } from '../../core/access/role';
 import type { ListWindow } from '../../core/shared/list-page';
 import type { Database } from './database';
 import { windowed } from './list-window';

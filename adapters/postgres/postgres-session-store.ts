@@ -1,4 +1,4 @@
-import type { RoleName } from '../../core/accounts/role';
+import type { RoleName } from '../../core/access/role';
 import type { NewSession, SessionPrincipal, SessionStore, SessionSummary } from '../../core/accounts/session-store.port';
 import type { AccountStatus } from '../../core/accounts/user';
 import type { Database, PreparedSql } from './database';

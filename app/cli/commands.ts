@@ -4,6 +4,7 @@ import type { AppConfig } from '../config/config';
 import { TOKENS } from '../container/tokens';
 import { startEmbeddedPostgres } from '../../adapters/postgres/embedded-postgres';
 import { migrate, openOrm } from '../../adapters/postgres/orm';
+import { configReport } from './config-report';
 
 const emailSchema = v.pipe(v.string(), v.trim(), v.email());
 
@@ -96,5 +97,17 @@ const createSysAdminCommand: CliCommand = {
   },
 };
 
+const configCommand: CliCommand = {
+  name: 'config',
+  synopsis: '',
+  summary: 'Print the settings read and the configuration they make, secrets masked, and every problem found (exit 1 when startup would fail)',
+  options: [],
+  async run(_values, cli) {
+    const report = configReport(process.env);
+    for (const line of report.lines) cli.out(line);
+    return report.ok ? EXIT_OK : 1;
+  },
+};
+
 /** Every command of `npm run cli`; add one here and it shows in the usage text. */
-export const COMMANDS: readonly CliCommand[] = [migrateCommand, pruneSessionsCommand, createSysAdminCommand];
+export const COMMANDS: readonly CliCommand[] = [migrateCommand, pruneSessionsCommand, createSysAdminCommand, configCommand];

@@ -1,3 +1,4 @@
+import { loadEnvFile } from '../config/env-file';
 import { parseArgs } from 'node:util';
 import type { Container } from 'inversify';
 import { loadConfig, type AppConfig } from '../config/config';
@@ -95,6 +96,7 @@ async function main(argv: string[]): Promise<number> {
   return command.run(values, context());
 }
 
+loadEnvFile();
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {

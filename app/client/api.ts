@@ -102,7 +102,7 @@ export interface paths {
         };
         /**
          * Human-readable API reference
-         * @description An HTML reference rendered in the browser by Redoc from `/openapi.json`; every script and style it loads is served by this server.
+         * @description An HTML reference rendered in the browser by Swagger UI from `/openapi.json`, from which every operation can be sent ("Try it out"): on this origin, so logging in from the page carries the session to the operations after it. Every script and style it loads is served by this server.
          *
          *     **Access:** public.
          */
@@ -1342,7 +1342,7 @@ export interface paths {
         put?: never;
         /**
          * Rewrite one of the caller's notes with the AI copilot, streamed
-         * @description Rewrites the note for clarity, correctness and the requested `tone`. Checked in this order before a byte is streamed: the note is one of the caller's (404 `RESOURCE_NOT_FOUND`); AI is configured and the plan's `enable_ai` is on (403 `FEATURE_DISABLED` `{feature_key: "enable_ai"}`); the organization's AI capacity (allotment left plus credits) holds the call (403 `QUOTA_EXCEEDED` `{feature_key: "token_limit", limit}`). A model that fails before its first byte: 503 `SERVICE_UNAVAILABLE`, nothing charged. Then the answer streams as `text/plain`, chunk by chunk as the model writes; a failure mid-way cuts it short. Only the tokens the model used are charged (allotment first, then credits, then overage when both overage switches are on); a client that disconnects stops the model. The note is not changed.
+         * @description Rewrites the note for clarity, correctness and the requested `tone`. Checked in this order before a byte is streamed: the note is one of the caller's (404 `RESOURCE_NOT_FOUND`); AI is configured on the server (403 `FEATURE_DISABLED` `{feature_key: "enable_ai", reason: "model_not_configured", missing_setting}` naming the setting) and the plan's `enable_ai` is on (403 `FEATURE_DISABLED` `{feature_key: "enable_ai"}`); the organization's AI capacity (allotment left plus credits) holds the call (403 `QUOTA_EXCEEDED` `{feature_key: "token_limit", limit}`). A model that fails before its first byte: 503 `SERVICE_UNAVAILABLE`, nothing charged. Then the answer streams as `text/plain`, chunk by chunk as the model writes; a failure mid-way cuts it short. Only the tokens the model used are charged (allotment first, then credits, then overage when both overage switches are on); a client that disconnects stops the model. The note is not changed.
          *
          *     **Access:** `member` or above (session cookie).
          */
@@ -1364,7 +1364,7 @@ export interface paths {
         put?: never;
         /**
          * Summarize one of the caller's notes with the AI copilot, streamed
-         * @description Summarizes the note in a few sentences, in the requested `tone`. Checked in this order before a byte is streamed: the note is one of the caller's (404 `RESOURCE_NOT_FOUND`); AI is configured and the plan's `enable_ai` is on (403 `FEATURE_DISABLED` `{feature_key: "enable_ai"}`); the organization's AI capacity (allotment left plus credits) holds the call (403 `QUOTA_EXCEEDED` `{feature_key: "token_limit", limit}`). A model that fails before its first byte: 503 `SERVICE_UNAVAILABLE`, nothing charged. Then the answer streams as `text/plain`, chunk by chunk as the model writes; a failure mid-way cuts it short. Only the tokens the model used are charged (allotment first, then credits, then overage when both overage switches are on); a client that disconnects stops the model. The note is not changed.
+         * @description Summarizes the note in a few sentences, in the requested `tone`. Checked in this order before a byte is streamed: the note is one of the caller's (404 `RESOURCE_NOT_FOUND`); AI is configured on the server (403 `FEATURE_DISABLED` `{feature_key: "enable_ai", reason: "model_not_configured", missing_setting}` naming the setting) and the plan's `enable_ai` is on (403 `FEATURE_DISABLED` `{feature_key: "enable_ai"}`); the organization's AI capacity (allotment left plus credits) holds the call (403 `QUOTA_EXCEEDED` `{feature_key: "token_limit", limit}`). A model that fails before its first byte: 503 `SERVICE_UNAVAILABLE`, nothing charged. Then the answer streams as `text/plain`, chunk by chunk as the model writes; a failure mid-way cuts it short. Only the tokens the model used are charged (allotment first, then credits, then overage when both overage switches are on); a client that disconnects stops the model. The note is not changed.
          *
          *     **Access:** `member` or above (session cookie).
          */

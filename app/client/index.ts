@@ -2,8 +2,8 @@ import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import type { paths } from './api.js';
 
 /**
- * `tenantkit/client`: a typed client for this API, generated from its OpenAPI description
- * (`npm run client` writes ./api.ts; `npm run build` compiles this folder to dist/client).
+ * `@tenantkit/client`: a typed client for this API, generated from its OpenAPI description
+ * (`npm run client` writes ./api.ts; `npm run build` builds this package to ./dist).
  * Every request and response is typed by path and method, and each named schema of the
  * description is a type here: `Project`, `Member`, `User`, `ErrorResponse`...
  */

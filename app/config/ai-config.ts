@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DEFAULT_CREDIT_PACKS, type CreditPack } from '../../core/ai/credit-pack';
+import { DEFAULT_CREDIT_PACKS, type CreditPack } from '../../core/billing/credit-pack';
 
 const packSchema = v.strictObject({
   id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'id must be 1..64 of A-Z a-z 0-9 _ -')),

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { randomBytes } from 'node:crypto';
-import type { CreditPack } from '../../core/ai/credit-pack';
+import type { CreditPack } from '../../core/billing/credit-pack';
 import { parseCreditPacks } from './ai-config';
+import { describeUnknown, ignoredSettings, unknownSettings } from './unknown-settings';
 
 /**
  * Every `APP_*` setting, parsed once into one typed, frozen object. Invalid input
@@ -161,6 +162,7 @@ const rawSchema = v.object({
     'info',
   ),
   APP_LOG_FORMAT: v.optional(v.picklist(['json', 'pretty', 'auto'], 'must be json, pretty or auto'), 'auto'),
+  APP_IGNORE_SETTINGS: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_, ]*$/, 'must be a comma-separated list of variable names'))),
 });
 
 type Raw = v.InferOutput<typeof rawSchema>;
@@ -174,13 +176,35 @@ export interface LoadedConfig {
   warnings: string[];
 }
 
+/**
+ * An `APP_*` variable that is no setting is most likely a misspelled one, whose feature is then
+ * silently off: a warning in `dev`, a problem that stops startup elsewhere, unless the name is
+ * listed in `APP_IGNORE_SETTINGS` (a variable meant for something else sharing the prefix).
+ */
+function unknownSettingNotes(appEnv: Env): { warnings: string[]; problems: string[] } {
+  const notes = unknownSettings(appEnv, SETTING_NAMES, ignoredSettings(appEnv.APP_IGNORE_SETTINGS)).map(describeUnknown);
+  if ((appEnv.APP_ENVIRONMENT ?? 'dev') === 'dev') return { warnings: notes, problems: [] };
+  return { warnings: [], problems: notes.map((note) => `${note} (list it in APP_IGNORE_SETTINGS to start anyway)`) };
+}
+
 /** Parses `env` (normally `process.env`). Throws ConfigError listing every problem. */
 export function loadConfig(env: Env): LoadedConfig {
   const appEnv = Object.fromEntries(
     Object.entries(env).filter(([key, value]) => key.startsWith('APP_') && value !== undefined && value !== ''),
   );
+  const unknown = unknownSettingNotes(appEnv);
   const parsed = v.safeParse(rawSchema, appEnv, { abortEarly: false });
-  if (parsed.success) return build(parsed.output);
+  if (parsed.success) {
+    let loaded: LoadedConfig;
+    try {
+      loaded = build(parsed.output);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new ConfigError([...error.problems, ...unknown.problems]);
+      throw error;
+    }
+    if (unknown.problems.length > 0) throw new ConfigError(unknown.problems);
+    return { config: loaded.config, warnings: [...unknown.warnings, ...loaded.warnings] };
+  }
   const badKeys = new Set(parsed.issues.map((issue) => v.getDotPath(issue) ?? 'configuration'));
   const problems = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? 'configuration'} ${issue.message}`);
   // One message lists every problem: also check what is missing, judged on the settings that parsed.
@@ -193,7 +217,7 @@ export function loadConfig(env: Env): LoadedConfig {
       problems.push(...error.problems.filter((problem) => !badKeys.has(problem.split(' ')[0]!)));
     }
   }
-  throw new ConfigError(problems);
+  throw new ConfigError([...problems, ...unknown.problems]);
 }
 
 function build(raw: Raw): LoadedConfig {

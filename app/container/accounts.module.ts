@@ -11,7 +11,7 @@ import { PostgresEmailOutbox } from '../../adapters/postgres/postgres-email-outb
 import { BcryptPasswordHasher } from '../../adapters/crypto/bcrypt-password-hasher';
 import { NodeTokenGenerator } from '../../adapters/crypto/node-token-generator';
 import { Sha256TokenHasher } from '../../adapters/crypto/sha256-token-hasher';
-import type { AccountsDeps, AccountsPorts } from '../../core/accounts/accounts-ports';
+import type { AccountsDeps, AccountsPorts } from '../../core/accounts/accounts-deps';
 import { SessionIssuer } from '../../core/accounts/session-issuer';
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
 import { Signup } from '../../core/accounts/signup.use-case';

@@ -74,7 +74,7 @@ export function aiModule(): ContainerModule {
         overageReports: ctx.get(TOKENS.OverageReportStore),
         clock: ctx.get(TOKENS.Clock),
         logger: ctx.get(TOKENS.Logger),
-        settings: { model: config.openai?.model ?? 'gpt-5-mini', reservationTtlMs: RESERVATION_TTL_MS },
+        settings: { model: config.openai?.model ?? 'gpt-5-mini', reservationTtlMs: RESERVATION_TTL_MS, modelSetting: 'APP_OPENAI_API_KEY' },
       };
     });
     bind(TOKENS.AiUseCases).toDynamicValue((ctx) => {

@@ -9,8 +9,8 @@ import { OpenIdClientIdentityProvider } from '../../adapters/oidc/openid-client-
 import { PostgresIdentityLinkRepository } from '../../adapters/postgres/postgres-identity-link-repository';
 import { PostgresIdpLoginFlowStore } from '../../adapters/postgres/postgres-idp-login-flow-store';
 import { CompleteIdpLogin } from '../../core/accounts/complete-idp-login.use-case';
-import type { IdpLoginDeps } from '../../core/accounts/idp-login';
-import { IdpPendingInvitations } from '../../core/accounts/idp-pending-invitations';
+import type { IdpLoginDeps } from '../../core/accounts/accounts-deps';
+import { IdpPendingInvitations } from '../../core/organizations/idp-pending-invitations';
 import { StartIdpLogin } from '../../core/accounts/start-idp-login.use-case';
 
 export const IDP_CALLBACK_PATH = '/auth/oauth/idp/callback';

@@ -9,6 +9,7 @@ import { SystemClock } from '../../adapters/system/system-clock';
 import type { Clock } from '../../core/shared/clock.port';
 import type { Mailer } from '../../core/email/mailer.port';
 import { createMailer } from './mailer-factory';
+import { DevMailbox, MAILBOX_CAPACITY } from '../../adapters/email/dev-mailbox';
 import { rateLimitRedisOptions } from '../../adapters/rate-limit/flexible-rate-limiter';
 import { resolveEncryptionKey } from '../config/encryption-key';
 
@@ -23,6 +24,8 @@ export interface Infrastructure {
   rateLimitRedis: Redis | undefined;
   /** The email provider chosen by APP_EMAIL_PROVIDER. */
   mailer: Mailer;
+  /** In `dev` with the stub provider: every email it took, for `/dev/mailbox`. */
+  devMailbox?: DevMailbox;
   /** The AES-256 key that seals secrets at rest (APP_ENCRYPTION_KEY, or dev's key under APP_DATA_DIR). */
   encryptionKey: Buffer;
   close(): Promise<void>;
@@ -139,13 +142,16 @@ export async function openInfrastructure(
     const rateLimitRedis = limitUrl ? rateLimitRedisClient(limitUrl) : undefined;
     if (redis) reportOutages(redis, 'jobs', logger);
     if (rateLimitRedis) reportOutages(rateLimitRedis, 'rate-limits', logger);
-    const mailer = await createMailer(config.email, logger);
+    const devMailbox =
+      config.environment === 'dev' && config.email.provider === 'stub' ? new DevMailbox(MAILBOX_CAPACITY, () => clock.now()) : undefined;
+    const mailer = await createMailer(config.email, logger, devMailbox);
     return {
       clock,
       database,
       redis,
       rateLimitRedis,
       mailer,
+      devMailbox,
       encryptionKey: encryption.key,
       async close() {
         for (const client of new Set([redis, rateLimitRedis])) await client?.quit().catch(() => client.disconnect());

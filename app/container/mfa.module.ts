@@ -5,8 +5,8 @@ import { PostgresMfaRepository } from '../../adapters/postgres/postgres-mfa-repo
 import { PostgresMfaChallengeStore } from '../../adapters/postgres/postgres-mfa-challenge-store';
 import { OtpauthTotpVerifier } from '../../adapters/crypto/otpauth-totp-verifier';
 import { NodeRecoveryCodeGenerator } from '../../adapters/crypto/node-recovery-code-generator';
-import type { MfaDeps } from '../../core/mfa/mfa-ports';
-import { SignInCompletion } from '../../core/mfa/sign-in-completion';
+import type { MfaDeps } from '../../core/mfa/mfa-deps';
+import { MfaSignInCompletion } from '../../core/mfa/sign-in-completion';
 import { SetupTotp } from '../../core/mfa/setup-totp.use-case';
 import { ConfirmTotp } from '../../core/mfa/confirm-totp.use-case';
 import { DisableTotp } from '../../core/mfa/disable-totp.use-case';
@@ -44,7 +44,7 @@ export function mfaModule(): ContainerModule {
       loginThrottle: ctx.get(TOKENS.LoginThrottle),
       secondFactorThrottle: new SecondFactorThrottle({ rateLimiter: ctx.get(TOKENS.RateLimiter) }),
     });
-    bind(TOKENS.SignInCompletion).toDynamicValue((ctx) => new SignInCompletion(deps(ctx)));
+    bind(TOKENS.SignInCompletion).toDynamicValue((ctx) => new MfaSignInCompletion(deps(ctx)));
 
     bind(TOKENS.MfaUseCases).toDynamicValue((ctx) => {
       const mfa = deps(ctx);

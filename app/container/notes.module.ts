@@ -15,7 +15,7 @@ export function notesModule(): ContainerModule {
     bind(TOKENS.NoteRepository).toDynamicValue((ctx) => new PostgresNoteRepository(ctx.get(TOKENS.Database)));
 
     bind(TOKENS.NoteUseCases).toDynamicValue((ctx) => {
-      const deps: NotesDeps = { notes: ctx.get(TOKENS.NoteRepository), quota: ctx.get(TOKENS.LimitQuota), clock: ctx.get(TOKENS.Clock) };
+      const deps: NotesDeps = { notes: ctx.get(TOKENS.NoteRepository), quota: ctx.get(TOKENS.Entitlements), clock: ctx.get(TOKENS.Clock) };
       return {
         createNote: new CreateNote(deps),
         listNotes: new ListNotes(deps),

@@ -2,7 +2,7 @@ import { ContainerModule } from 'inversify';
 import { TOKENS } from './tokens';
 import { organizationRoutes } from '../http/routes/organizations.routes';
 import { PostgresInvitationRepository } from '../../adapters/postgres/postgres-invitation-repository';
-import type { OrganizationsDeps } from '../../core/organizations/organizations-ports';
+import type { OrganizationsDeps } from '../../core/organizations/organizations-deps';
 import { CreateOrganization } from '../../core/organizations/create-organization.use-case';
 import { ListOrganizations } from '../../core/organizations/list-organizations.use-case';
 import { SuspendOrganization } from '../../core/organizations/suspend-organization.use-case';

@@ -30,7 +30,7 @@ export function plansModule(): ContainerModule {
       metered: ctx.get(TOKENS.MeteredUsageReaders),
       clock: ctx.get(TOKENS.Clock),
     });
-    bind(TOKENS.LimitQuota).toDynamicValue((ctx) => new LimitQuota(deps(ctx)));
+    bind(TOKENS.Entitlements).toDynamicValue((ctx) => new LimitQuota(deps(ctx)));
     bind(TOKENS.PlanUseCases).toDynamicValue((ctx) => {
       const plansDeps = deps(ctx);
       return {

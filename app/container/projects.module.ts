@@ -19,7 +19,7 @@ export function projectsModule(): ContainerModule {
     bind(TOKENS.ProjectRepository).toDynamicValue((ctx) => new PostgresProjectRepository(ctx.get(TOKENS.Database)));
 
     bind(TOKENS.ProjectUseCases).toDynamicValue((ctx) => {
-      const deps: ProjectsDeps = { projects: ctx.get(TOKENS.ProjectRepository), quota: ctx.get(TOKENS.LimitQuota), clock: ctx.get(TOKENS.Clock) };
+      const deps: ProjectsDeps = { projects: ctx.get(TOKENS.ProjectRepository), quota: ctx.get(TOKENS.Entitlements), clock: ctx.get(TOKENS.Clock) };
       return {
         createProject: new CreateProject(deps),
         listProjects: new ListProjects(deps),

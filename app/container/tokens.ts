@@ -22,16 +22,18 @@ import type { AtRestEncryption } from '../../core/shared/at-rest-encryption.port
 import type { TotpVerifier } from '../../core/mfa/totp-verifier.port';
 import type { MfaRepository } from '../../core/mfa/mfa-repository.port';
 import type { MfaChallengeStore } from '../../core/mfa/mfa-challenge-store.port';
-import type { SignInCompletion } from '../../core/mfa/sign-in-completion';
+import type { SignInCompletion } from '../../core/accounts/sign-in-completion.port';
 import type { JobUseCases } from '../jobs/jobs';
 import type { PasskeyUseCases } from '../http/routes/passkeys.routes';
 import type { PasskeyRepository } from '../../core/passkeys/passkey-repository.port';
 import type { PasskeyChallengeStore } from '../../core/passkeys/passkey-challenge-store.port';
 import type { RelyingParty } from '../../core/passkeys/relying-party.port';
 import type { Database } from '../../adapters/postgres/database';
-import type { AccountsSettings } from '../../core/accounts/accounts-ports';
+import type { AccountsSettings } from '../../core/accounts/accounts-deps';
 import type { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
-import type { Caller } from '../../core/accounts/caller';
+import type { Caller } from '../../core/access/caller';
+import type { Entitlements } from '../../core/access/entitlements.port';
+import type { LimitFeatureKey } from '../../core/plans/feature-catalogue';
 import type { PasswordHasher, TokenGenerator, TokenHasher } from '../../core/accounts/crypto.port';
 import type { IdentityLinkRepository } from '../../core/accounts/identity-link-repository.port';
 import type { IdentityProvider } from '../../core/accounts/identity-provider.port';
@@ -52,16 +54,15 @@ import type { JobRunLedger } from '../../core/jobs/job-run-ledger.port';
 import type { CreateSystemAdmin } from '../../core/organizations/create-system-admin.use-case';
 import type { InvitationRepository } from '../../core/organizations/invitation-repository.port';
 import type { NoteRepository } from '../../core/notes/note-repository.port';
-import type { MeteredUsageReaders } from '../../core/plans/get-current-plan.use-case';
+import type { MeteredUsageReaders } from '../../core/plans/plans-deps';
 import type { PlanRepository } from '../../core/plans/plan-repository.port';
-import type { LimitQuota } from '../../core/plans/quota';
 import type { ProjectRepository } from '../../core/projects/project-repository.port';
 import type { Clock } from '../../core/shared/clock.port';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
 import type { AiCapacity } from '../../core/ai/ai-capacity.port';
 import type { AiDeps } from '../../core/ai/ai-deps';
-import type { CreditLedger } from '../../core/ai/credit-ledger.port';
+import type { CreditLedger } from '../../core/billing/credit-ledger.port';
 import type { OverageReportStore } from '../../core/ai/overage-report.port';
 import type { SystemSettingsRepository } from '../../core/ai/system-settings.port';
 import type { ReleaseExpiredReservations } from '../../core/ai/release-expired-reservations.use-case';
@@ -151,7 +152,7 @@ export const TOKENS = {
   /** Use within a period per `metered` feature. */
   MeteredUsageReaders: token<MeteredUsageReaders>('MeteredUsageReaders'),
   /** Applies a plan's `limit` features to creates; used by every context whose records a plan limits. */
-  LimitQuota: token<LimitQuota>('LimitQuota'),
+  Entitlements: token<Entitlements<LimitFeatureKey>>('Entitlements'),
   PlanUseCases: token<PlanUseCases>('PlanUseCases'),
   // notes
   NoteRepository: token<NoteRepository>('NoteRepository'),

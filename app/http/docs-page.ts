@@ -1,34 +1,63 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { escapeHtml } from './html';
 
 /**
- * `/docs`: Redoc renders the full reference (parameters, bodies, responses, examples) in the
- * browser from `/openapi.json`. Its script is served by this server from node_modules, never
+ * `/docs`: Swagger UI renders the reference from `/openapi.json` and sends requests from the page
+ * ("Try it out"). Its script and stylesheet are served by this server from node_modules, never
  * from a CDN, so this page relaxes the API's CSP for itself only: scripts and styles from this
- * origin (Redoc injects its styles inline), the description fetched from this origin, and the
- * search index in a blob worker. Nothing else may load.
+ * origin (Swagger UI also sets inline styles), images and fonts from here or `data:`, and requests
+ * to this origin only, which is where the description's relative server URL points. Being on the
+ * API's own origin, the page's requests carry the session cookie like a same-site frontend's:
+ * log in from the page and the operations after it run as that user.
  */
 export const DOCS_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
-  "connect-src 'self'; worker-src blob:; frame-ancestors 'none'";
+  "connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-export const DOCS_SCRIPT_PATH = '/docs/redoc.standalone.js';
+/** The files of the page, by their path under `/docs/`. */
+export const DOCS_ASSETS = {
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'reference.js': 'text/javascript; charset=utf-8',
+} as const;
 
-const REDOC_BUNDLE = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
+export type DocsAsset = keyof typeof DOCS_ASSETS;
 
-let bundle: Promise<Buffer> | undefined;
+const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-/** The Redoc bundle (about 1 MB), read once. */
-export function redocBundle(): Promise<Buffer> {
-  bundle ??= readFile(REDOC_BUNDLE).catch((error: unknown) => {
-    bundle = undefined;
-    throw error;
-  });
-  return bundle;
+/**
+ * Starts Swagger UI on the page. Kept as a file of its own, not inline, so the CSP needs no
+ * `unsafe-inline` script. `validatorUrl: null`: no badge fetched from swagger.io.
+ */
+const REFERENCE_SCRIPT = `"use strict";
+window.ui = SwaggerUIBundle({
+  url: "openapi.json",
+  dom_id: "#reference",
+  deepLinking: true,
+  validatorUrl: null,
+  tryItOutEnabled: true,
+  displayRequestDuration: true,
+  docExpansion: "list",
+  defaultModelsExpandDepth: 0,
+  filter: true,
+  withCredentials: true,
+});
+`;
+
+const cache = new Map<DocsAsset, Promise<Buffer>>();
+
+/** One asset of the page (Swagger UI's bundle is about 1.7 MB), read once. */
+export function docsAsset(name: DocsAsset): Promise<Buffer> {
+  let content = cache.get(name);
+  if (!content) {
+    content = name === 'reference.js' ? Promise.resolve(Buffer.from(REFERENCE_SCRIPT)) : readFile(join(SWAGGER_UI_DIR, name));
+    content.catch(() => cache.delete(name));
+    cache.set(name, content);
+  }
+  return content;
 }
-
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Paths are relative, so the page works unchanged behind a proxy that mounts the API under a prefix. */
 export function renderDocsPage(title: string): string {
@@ -37,12 +66,14 @@ export function renderDocsPage(title: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} API reference</title>
+<title>${escapeHtml(title)} API reference</title>
+<link rel="stylesheet" href="docs/swagger-ui.css">
 </head>
 <body>
 <noscript>The reference needs JavaScript. The description itself is at <a href="openapi.json">openapi.json</a> (OpenAPI 3.1).</noscript>
-<redoc spec-url="openapi.json" expand-responses="200,201" required-props-first="true" path-in-middle-panel="true"></redoc>
-<script src="${DOCS_SCRIPT_PATH.slice(1)}"></script>
+<div id="reference"></div>
+<script src="docs/swagger-ui-bundle.js"></script>
+<script src="docs/reference.js"></script>
 </body>
 </html>
 `;

@@ -16,17 +16,29 @@ type Mode = 'input' | 'output';
 
 const ERROR_BODY = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } };
 
-const TAGS: Record<string, string> = {
-  Authentication: 'Sign-up, email verification, login and logout, by password or through an OpenID Connect provider.',
-  Password: 'Forgotten-password reset by email, and password change for a logged-in user.',
-  Users: 'The logged-in user.',
-  Organizations: 'Every organization of the deployment, for system administrators.',
-  Members: "The users of the caller's organization and their roles.",
-  Invitations: "Invitations into the caller's organization, and their acceptance.",
-  Projects: "The caller's organization's projects: the example resource to copy for your own.",
-  Billing: 'Stripe subscriptions: checkout, and the webhook that applies Stripe events.',
-  System: 'Probes, this description and its reference page.',
-};
+/**
+ * Every tag, described, in the order a newcomer meets them: sign up and log in, their own
+ * account, the organization's data and people, then plans, billing and the deployment. The
+ * reference lists the groups in this order. A tag missing here fails test/unit/openapi-tags.test.ts.
+ */
+export const TAGS: ReadonlyArray<{ name: string; description: string }> = [
+  { name: 'Authentication', description: 'Start here. Sign up, verify the email, log in (the session cookie) and log out; or sign in through an OpenID Connect provider.' },
+  { name: 'Password', description: 'Forgotten-password reset by email, and password change for a logged-in user.' },
+  { name: 'Users', description: 'The logged-in user: who they are, their organization and their role.' },
+  { name: 'Projects', description: "The caller's organization's projects: the example resource to copy for your own, with a plan quota." },
+  { name: 'Notes', description: "The caller's organization's notes: text the AI copilot can improve or summarize." },
+  { name: 'Members', description: "The users of the caller's organization and their roles: change a role, suspend, remove." },
+  { name: 'Invitations', description: "Invitations into the caller's organization by email, and their acceptance, which creates the account." },
+  { name: 'Sessions', description: "The caller's signed-in devices: list them, end one, or end every other." },
+  { name: 'MFA', description: 'Two-factor sign-in with an authenticator app (TOTP): set it up, confirm it, disable it, and the second step of a login that needs it.' },
+  { name: 'Settings', description: "Settings of the caller's organization (org_admin) and of the whole deployment (sys_admin)." },
+  { name: 'Plans', description: "Plans, their features and quotas: the caller's organization's effective plan and usage, and the catalogue a sys_admin edits." },
+  { name: 'Billing', description: 'Stripe: subscription checkout and the customer portal, AI credit packs, and the webhook that applies Stripe events.' },
+  { name: 'AI', description: "The AI copilot on a note: improve or summarize it. Needs a plan with AI and a provider key; every call is charged against the organization's token allowance and credits, never beyond." },
+  { name: 'Usage', description: "The organization's AI usage: the current period, the call history and the heaviest users." },
+  { name: 'Organizations', description: 'Every organization of the deployment, for system administrators: create, list, suspend, activate.' },
+  { name: 'System', description: 'Probes, the deployment\'s features, this description and its reference page.' },
+];
 
 const API_DESCRIPTION = `A multi-tenant SaaS backend: accounts, organizations, roles, invitations and organization-scoped data.
 
@@ -92,7 +104,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Js
       contact: { name: `${info.title} maintainers` },
     },
     servers: [{ url: '/', description: 'This server: paths are relative to where this description was fetched' }],
-    tags: [...new Set(described.map((r) => r.tag))].sort().map((name) => ({ name, description: TAGS[name] ?? name })),
+    tags: describedTags(described),
     paths,
     components: {
       schemas: { ...mergeComponents(input.components(), output.components()), ...errorSchemas() },
@@ -230,4 +242,15 @@ function responses(route: AnyRoute, output: (s: v.GenericSchema) => JsonSchema):
   out['4XX'] = { $ref: '#/components/responses/UnreadableRequest' };
   out.default = { $ref: '#/components/responses/UnexpectedError' };
   return out;
+}
+
+/**
+ * The tags of the described routes, in TAGS order; a tag missing from TAGS (a route added
+ * without describing its tag) comes last, named only, and test/unit/openapi-tags.test.ts fails.
+ */
+function describedTags(routes: readonly AnyRoute[]): Array<{ name: string; description: string }> {
+  const used = new Set(routes.map((route) => route.tag));
+  const known = TAGS.filter((tag) => used.has(tag.name)).map((tag) => ({ ...tag }));
+  const undescribed = [...used].filter((name) => !TAGS.some((tag) => tag.name === name)).sort();
+  return [...known, ...undescribed.map((name) => ({ name, description: name }))];
 }

@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import type { Context } from 'koa';
-import type { Caller } from '../../core/accounts/caller';
-import type { RoleName } from '../../core/accounts/role';
+import type { Caller } from '../../core/access/caller';
+import type { RoleName } from '../../core/access/role';
 import type { ApiErrorCode } from './error-mapping';
 
 type Schema = v.GenericSchema;

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { createHttpApp } from './app';
 import { defineRoute, type AnyRoute } from './route';
 import { loadConfig } from '../config/config';
-import { ROLES, satisfies, isRoleName, type RoleName } from '../../core/accounts/role';
+import { ROLES, satisfies, isRoleName, type RoleName } from '../../core/access/role';
 import { DomainError } from '../../core/shared/domain-error';
 
 const ACCESS = ['public', ...ROLES] as const;

@@ -1,8 +1,8 @@
 import { Router } from '@koa/router';
 import * as v from 'valibot';
 import type { Context, Middleware } from 'koa';
-import type { Caller } from '../../core/accounts/caller';
-import { satisfies } from '../../core/accounts/role';
+import type { Caller } from '../../core/access/caller';
+import { satisfies } from '../../core/access/role';
 import { DomainError } from '../../core/shared/domain-error';
 import { HttpError, noSuchRoute } from './http-error';
 import { parseRateRule, type RateLimiter, type RateRule } from '../../core/shared/rate-limiter.port';
@@ -143,13 +143,14 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
         if (route.onUnauthenticated && error instanceof DomainError && error.code === 'UNAUTHORIZED') route.onUnauthenticated(ctx);
         throw error;
       }
+      // Known from here on, refused or not: the access log names the user a 403 was given to.
+      ctx.state.caller = caller;
       if (!satisfies(caller.role, route.access)) {
         throw new DomainError('ACCESS_DENIED', 'Your role does not allow this action', { required_role: route.access });
       }
       if (!caller.mfaSatisfied && !route.allowWithoutMfa) {
         throw new DomainError('MFA_REQUIRED', 'Your organization requires two-factor authentication: set it up first');
       }
-      ctx.state.caller = caller;
       if (route.rateLimit && rule && perUser) await consume(deps, route.rateLimit.bucket, `user:${caller.userId}`, rule);
     }
     const params = route.params ? parseOrThrow(route.params, ctx.params, 'path') : undefined;

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { AppConfig } from '../config/config';
-import { CHALLENGE_TTL_SECONDS } from '../../core/mfa/mfa-ports';
+import { CHALLENGE_TTL_SECONDS } from '../../core/mfa/mfa-deps';
 import { PASSKEY_CHALLENGE_TTL_SECONDS } from '../../core/passkeys/passkey';
 
 /**

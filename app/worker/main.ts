@@ -1,10 +1,11 @@
+import { loadEnvFile } from '../config/env-file';
 import { hostname } from 'node:os';
 import { ConfigError, loadConfig, type AppConfig } from '../config/config';
 import { createContainer } from '../container/container';
 import { openInfrastructure } from '../container/infrastructure';
 import { TOKENS } from '../container/tokens';
 import { jobPeriods, keepSchedulesRegistered, recurringJobs } from '../jobs/jobs';
-import { createAppLogger } from '../logging';
+import { createAppLogger, flushLogs } from '../logging';
 import { BullmqScheduler } from '../../adapters/bullmq/bullmq-scheduler';
 import { BullmqWorkerHost } from '../../adapters/bullmq/bullmq-worker';
 
@@ -16,6 +17,7 @@ function fail(message: string): never {
 function settings(): AppConfig {
   let config: AppConfig;
   try {
+    loadEnvFile();
     config = loadConfig(process.env).config;
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);
@@ -41,6 +43,8 @@ function settings(): AppConfig {
 async function main(): Promise<void> {
   const config = settings();
   const logger = createAppLogger(config);
+  // Log lines are written asynchronously: whatever is still buffered goes out before any exit.
+  process.once('exit', () => flushLogs(logger));
   const infra = await openInfrastructure(config, logger);
   const container = createContainer(config, logger, infra);
   const connection = infra.redis;

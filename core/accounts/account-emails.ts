@@ -1,5 +1,6 @@
 import { passwordResetEmail, verificationEmail } from '../email/templates';
-import { addSeconds, RESET_PASSWORD_TTL_SECONDS, VERIFY_EMAIL_TTL_SECONDS, type AccountsPorts, type AccountsSettings } from './accounts-ports';
+import { addSeconds } from '../shared/clock.port';
+import { RESET_PASSWORD_TTL_SECONDS, VERIFY_EMAIL_TTL_SECONDS, type AccountsPorts, type AccountsSettings } from './accounts-deps';
 import type { TokenPurpose } from './one-time-token-store.port';
 import type { User } from './user';
 
@@ -13,8 +14,11 @@ const TEMPLATES = {
  * enqueues the email carrying it. Must run inside the caller's transaction, so the token and
  * its email commit together.
  */
+/** The ports sendTokenEmail uses. */
+export type TokenEmailPorts = Pick<AccountsPorts, 'tokens' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox'>;
+
 export async function sendTokenEmail(
-  ports: Pick<AccountsPorts, 'tokens' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox'>,
+  ports: TokenEmailPorts,
   settings: Pick<AccountsSettings, 'appName' | 'baseWebUrl'>,
   user: Pick<User, 'id' | 'email'>,
   purpose: TokenPurpose,

@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/domain-error';
-import type { AccountsDeps } from './accounts-ports';
-import type { Caller } from './caller';
+import type { AccountsDeps } from './accounts-deps';
+import type { Caller } from '../access/caller';
 
 /** 43 base64url characters: the only shape a session token can have. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;

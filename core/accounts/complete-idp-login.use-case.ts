@@ -2,11 +2,12 @@ import { DomainError } from '../shared/domain-error';
 import { constantTimeEqual } from '../shared/constant-time-equal';
 import { IdentityProviderError, type VerifiedIdentity } from './identity-provider.port';
 import type { IdpLoginFlow } from './idp-login-flow-store.port';
-import { IdpLoginFailure, type IdpFailureReason, type IdpLoginDeps } from './idp-login';
+import type { IdpLoginDeps, IdpLoginPorts } from './accounts-deps';
+import { IdpLoginFailure, type IdpFailureReason } from './idp-login';
 import { resolveIdpAccount, type IdpAccountOutcome } from './resolve-idp-account';
 import type { IssuedSession } from './session-issuer';
 import type { SessionOrigin } from './session-store.port';
-import type { IssuedChallenge } from '../mfa/sign-in-completion';
+import type { IssuedChallenge } from './sign-in-completion.port';
 
 export interface CompleteIdpLoginInput {
   /** The callback URL as received; the provider adapter reads its query. */
@@ -40,7 +41,7 @@ export type CompleteIdpLoginResult =
  * resolution and a new session in one transaction.
  */
 export class CompleteIdpLogin {
-  constructor(private readonly deps: Omit<IdpLoginDeps, 'logger'>) {}
+  constructor(private readonly deps: Pick<IdpLoginDeps, keyof IdpLoginPorts | 'settings' | 'signInCompletion'>) {}
 
   async execute(input: CompleteIdpLoginInput): Promise<CompleteIdpLoginResult> {
     try {

@@ -1,5 +1,5 @@
 import { sendTokenEmail } from './account-emails';
-import type { AccountsDeps } from './accounts-ports';
+import type { AccountsDeps } from './accounts-deps';
 import { normalizeEmail } from './user';
 
 /**
@@ -9,7 +9,7 @@ import { normalizeEmail } from './user';
  * provider may use it to set a password.
  */
 export class ForgotPassword {
-  constructor(private readonly deps: AccountsDeps) {}
+  constructor(private readonly deps: Pick<AccountsDeps, 'organizations' | 'settings' | 'unitOfWork' | 'users' | 'clock' | 'outbox' | 'tokenGenerator' | 'tokenHasher' | 'tokens'>) {}
 
   async execute(input: { email: string }): Promise<void> {
     await this.deps.unitOfWork.transaction(async () => {

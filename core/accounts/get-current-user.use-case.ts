@@ -1,6 +1,6 @@
+import type { AccountsDeps } from './accounts-deps';
 import { DomainError } from '../shared/domain-error';
-import type { AccountsPorts } from './accounts-ports';
-import type { Caller } from './caller';
+import type { Caller } from '../access/caller';
 import type { Organization, User } from './user';
 
 export interface CurrentUser {
@@ -9,7 +9,7 @@ export interface CurrentUser {
 }
 
 export class GetCurrentUser {
-  constructor(private readonly deps: Pick<AccountsPorts, 'users' | 'organizations'>) {}
+  constructor(private readonly deps: Pick<AccountsDeps, 'users' | 'organizations'>) {}
 
   async execute(caller: Caller): Promise<CurrentUser> {
     const user = await this.deps.users.findById(caller.userId);

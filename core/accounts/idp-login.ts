@@ -1,11 +1,3 @@
-import type { Logger } from '../shared/logger.port';
-import type { AccountsPorts, AccountsSettings } from './accounts-ports';
-import type { SignInCompletion } from '../mfa/sign-in-completion';
-import type { IdentityLinkRepository } from './identity-link-repository.port';
-import type { SecretBox } from './crypto.port';
-import type { IdentityProvider } from './identity-provider.port';
-import type { IdpLoginFlowStore } from './idp-login-flow-store.port';
-import type { StateSigner } from './state-signer.port';
 
 /** The signed `state`, its flow and the binding cookie live 10 minutes: time to sign in, little to replay. */
 export const IDP_STATE_TTL_SECONDS = 600;
@@ -38,26 +30,6 @@ export interface PendingInvitations {
     profile: { firstName: string | null; lastName: string | null },
     invitationTokenHash: string | null,
   ): Promise<{ userId: number } | null>;
-}
-
-export interface IdpLoginPorts
-  extends Pick<AccountsPorts, 'users' | 'organizations' | 'sessions' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'unitOfWork'> {
-  provider: IdentityProvider;
-  stateSigner: StateSigner;
-  flows: IdpLoginFlowStore;
-  links: IdentityLinkRepository;
-  /** Seals the PKCE verifier and the nonce under the flow key, which only the signed state carries. */
-  secretBox: SecretBox;
-  /** Absent: in B2B every unknown email is refused. */
-  invitations?: PendingInvitations;
-}
-
-/** What the identity-provider use cases are built from; each takes the `Pick` it needs as its one `deps`. */
-export interface IdpLoginDeps extends IdpLoginPorts {
-  settings: Pick<AccountsSettings, 'mode'>;
-  /** A session, or a second-factor challenge for a user with MFA. */
-  signInCompletion: SignInCompletion;
-  logger: Logger;
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { AccountsDeps } from './accounts-ports';
-import type { Caller } from './caller';
+import type { AccountsDeps } from './accounts-deps';
+import type { Caller } from '../access/caller';
 import type { SessionSummary } from './session-store.port';
 
 export interface ListedSession extends SessionSummary {

@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/domain-error';
-import type { SignInOutcome } from '../mfa/sign-in-completion';
-import type { AccountsDeps } from './accounts-ports';
+import type { SignInOutcome } from './sign-in-completion.port';
+import type { AccountsDeps } from './accounts-deps';
 import type { SessionOrigin } from './session-store.port';
 import { normalizeEmail, type User } from './user';
 

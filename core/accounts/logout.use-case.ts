@@ -1,9 +1,9 @@
-import type { Caller } from './caller';
-import type { SessionStore } from './session-store.port';
+import type { AccountsDeps } from './accounts-deps';
+import type { Caller } from '../access/caller';
 
 /** Revokes the caller's current session (the cookie is cleared by the HTTP layer). */
 export class Logout {
-  constructor(private readonly deps: { sessions: SessionStore }) {}
+  constructor(private readonly deps: Pick<AccountsDeps, 'sessions'>) {}
 
   async execute(caller: Caller): Promise<void> {
     await this.deps.sessions.revoke(caller.sessionId);

@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/domain-error';
-import { sendTokenEmail } from './account-emails';
-import type { AccountsPorts, AccountsSettings } from './accounts-ports';
+import { sendTokenEmail, type TokenEmailPorts } from './account-emails';
+import type { AccountsPorts, AccountsSettings } from './accounts-deps';
 import { assertValidPassword } from './password-policy';
 import { normalizeEmail } from './user';
 
@@ -16,8 +16,11 @@ export interface OwnerSignupInput {
  * (unverified), and the verification email, all in one transaction. Public signup exists only
  * in B2C; in B2B accounts are created by invitation.
  */
+/** The ports registerOwner uses. */
+export type RegisterOwnerPorts = Pick<AccountsPorts, 'users' | 'organizations' | 'passwordHasher' | 'unitOfWork'> & TokenEmailPorts;
+
 export async function registerOwner(
-  ports: AccountsPorts,
+  ports: RegisterOwnerPorts,
   settings: AccountsSettings,
   input: OwnerSignupInput,
   organizationName: string | null,

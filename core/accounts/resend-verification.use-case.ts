@@ -1,5 +1,5 @@
 import { sendTokenEmail } from './account-emails';
-import type { AccountsDeps } from './accounts-ports';
+import type { AccountsDeps } from './accounts-deps';
 import { normalizeEmail } from './user';
 
 /**
@@ -7,7 +7,7 @@ import { normalizeEmail } from './user';
  * (nothing) whether or not the account exists, so it cannot be used to enumerate accounts.
  */
 export class ResendVerification {
-  constructor(private readonly deps: AccountsDeps) {}
+  constructor(private readonly deps: Pick<AccountsDeps, 'settings' | 'unitOfWork' | 'users' | 'clock' | 'outbox' | 'tokenGenerator' | 'tokenHasher' | 'tokens'>) {}
 
   async execute(input: { email: string }): Promise<void> {
     await this.deps.unitOfWork.transaction(async () => {

@@ -1,5 +1,5 @@
+import type { AccountsDeps } from './accounts-deps';
 import { DomainError } from '../shared/domain-error';
-import type { AccountsPorts } from './accounts-ports';
 import { assertValidPassword } from './password-policy';
 
 /**
@@ -9,7 +9,7 @@ import { assertValidPassword } from './password-policy';
  */
 export class ResetPassword {
   constructor(
-    private readonly deps: Pick<AccountsPorts, 'tokens' | 'tokenHasher' | 'users' | 'sessions' | 'passwordHasher' | 'clock' | 'unitOfWork'>,
+    private readonly deps: Pick<AccountsDeps, 'tokens' | 'tokenHasher' | 'users' | 'sessions' | 'passwordHasher' | 'clock' | 'unitOfWork'>,
   ) {}
 
   async execute(input: { token: string; newPassword: string }): Promise<void> {

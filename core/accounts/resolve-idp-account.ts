@@ -1,6 +1,7 @@
-import type { AccountsSettings } from './accounts-ports';
+import type { AccountsSettings } from './accounts-deps';
 import type { VerifiedIdentity } from './identity-provider.port';
-import { IdpLoginFailure, type IdpLoginPorts } from './idp-login';
+import type { IdpLoginPorts } from './accounts-deps';
+import { IdpLoginFailure } from './idp-login';
 import type { User } from './user';
 
 /** How the identity found its local account; logged, and what the tests assert on. */

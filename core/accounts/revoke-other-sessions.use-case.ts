@@ -1,5 +1,5 @@
-import type { AccountsDeps } from './accounts-ports';
-import type { Caller } from './caller';
+import type { AccountsDeps } from './accounts-deps';
+import type { Caller } from '../access/caller';
 
 /** Ends every session of the caller except the one in use; returns how many. */
 export class RevokeOtherSessions {

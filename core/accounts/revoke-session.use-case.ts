@@ -1,6 +1,6 @@
 import { resourceNotFound } from '../shared/domain-error';
-import type { AccountsDeps } from './accounts-ports';
-import type { Caller } from './caller';
+import type { AccountsDeps } from './accounts-deps';
+import type { Caller } from '../access/caller';
 
 /**
  * Ends one of the caller's sessions (the current one included: that is a logout). Another

@@ -1,5 +1,6 @@
-import { addSeconds, type AccountsPorts } from './accounts-ports';
-import type { SessionOrigin } from './session-store.port';
+import { addSeconds, type Clock } from '../shared/clock.port';
+import type { TokenGenerator, TokenHasher } from './crypto.port';
+import type { SessionOrigin, SessionStore } from './session-store.port';
 
 export interface IssuedSession {
   /** The bearer secret: goes into the cookie and nowhere else. */
@@ -22,7 +23,8 @@ export function sessionOrigin(userAgent: string | undefined | null, ip: string |
  */
 export class SessionIssuer {
   constructor(
-    private readonly ports: Pick<AccountsPorts, 'sessions' | 'tokenGenerator' | 'tokenHasher' | 'clock'>,
+    // Typed from the ports themselves: AccountsDeps holds a SessionIssuer, so naming it here would loop.
+    private readonly ports: { sessions: SessionStore; tokenGenerator: TokenGenerator; tokenHasher: TokenHasher; clock: Clock },
     private readonly maxAgeSeconds: number,
   ) {}
 

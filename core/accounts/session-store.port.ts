@@ -1,4 +1,4 @@
-import type { RoleName } from './role';
+import type { RoleName } from '../access/role';
 import type { AccountStatus } from './user';
 
 /** What authentication needs to know about a session, read in one lookup. */

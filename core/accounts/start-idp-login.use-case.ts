@@ -1,7 +1,8 @@
 import { serviceUnavailable } from '../shared/domain-error';
-import { addSeconds } from './accounts-ports';
+import { addSeconds } from '../shared/clock.port';
 import { IdentityProviderError, type AuthorizationRequest } from './identity-provider.port';
-import { IDP_STATE_TTL_SECONDS, type IdpLoginDeps } from './idp-login';
+import type { IdpLoginDeps } from './accounts-deps';
+import { IDP_STATE_TTL_SECONDS } from './idp-login';
 
 export interface StartedIdpLogin {
   /** Where the frontend sends the browser. */

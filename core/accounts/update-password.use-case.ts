@@ -1,6 +1,6 @@
+import type { AccountsDeps } from './accounts-deps';
 import { DomainError } from '../shared/domain-error';
-import type { AccountsPorts } from './accounts-ports';
-import type { Caller } from './caller';
+import type { Caller } from '../access/caller';
 import { assertValidPassword } from './password-policy';
 
 /**
@@ -12,7 +12,7 @@ import { assertValidPassword } from './password-policy';
  * and must use the reset flow to set one.
  */
 export class UpdatePassword {
-  constructor(private readonly deps: Pick<AccountsPorts, 'users' | 'sessions' | 'tokens' | 'passwordHasher' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<AccountsDeps, 'users' | 'sessions' | 'tokens' | 'passwordHasher' | 'unitOfWork'>) {}
 
   async execute(caller: Caller, input: { currentPassword: string; newPassword: string }): Promise<void> {
     assertValidPassword(input.newPassword, 'newPassword');

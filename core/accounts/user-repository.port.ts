@@ -1,5 +1,5 @@
 import type { ListWindow } from '../shared/list-page';
-import type { RoleName } from './role';
+import type { RoleName } from '../access/role';
 import type { AccountStatus, User } from './user';
 
 /** A user as created: the User's fields but those the store assigns (id, status, creation time). */

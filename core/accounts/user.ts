@@ -1,4 +1,4 @@
-import type { RoleName } from './role';
+import type { RoleName } from '../access/role';
 
 export type AccountStatus = 'active' | 'suspended';
 

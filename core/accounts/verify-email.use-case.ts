@@ -1,9 +1,9 @@
+import type { AccountsDeps } from './accounts-deps';
 import { DomainError } from '../shared/domain-error';
-import type { AccountsPorts } from './accounts-ports';
 
 /** Consumes a verification token (single use, 24 h) and marks the email verified. */
 export class VerifyEmail {
-  constructor(private readonly deps: Pick<AccountsPorts, 'tokens' | 'tokenHasher' | 'users' | 'clock' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<AccountsDeps, 'tokens' | 'tokenHasher' | 'users' | 'clock' | 'unitOfWork'>) {}
 
   async execute(input: { token: string }): Promise<void> {
     await this.deps.unitOfWork.transaction(async () => {

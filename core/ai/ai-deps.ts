@@ -44,4 +44,10 @@ export interface AiSettings {
    * process died is ever released this way.
    */
   reservationTtlMs: number;
+  /**
+   * The deployment setting that turns the model on (APP_OPENAI_API_KEY): named, never its value,
+   * in the FEATURE_DISABLED a caller gets while it is unset, so the error blames the server's
+   * configuration rather than the plan.
+   */
+  modelSetting?: string;
 }

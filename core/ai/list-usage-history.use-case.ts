@@ -1,6 +1,6 @@
-import type { Caller } from '../accounts/caller';
-import { satisfies } from '../accounts/role';
-import { requireRole } from '../organizations/membership-rules';
+import type { Caller } from '../access/caller';
+import { satisfies } from '../access/role';
+import { requireRole } from '../access/require-role';
 import { readPage, type Page, type PageRequest } from '../shared/list-page';
 import type { AiDeps } from './ai-deps';
 import type { UsageRecord } from './usage-record';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AI_MODEL, aiHarness, type AiHarness } from '../../test/builders/ai';
 import { FakeBillingProvider } from '../../test/fakes/fake-billing-provider';
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { DeliveryPolicy } from '../email/deliver-due-emails.use-case';
 import { DomainError, serviceUnavailable } from '../shared/domain-error';
 import { equalJitterBackoffMs } from '../shared/retry-backoff';

@@ -56,7 +56,11 @@ describe.each(['apart', 'at-once'] as const)('RunCopilot: the checks before anyt
   it('answers FEATURE_DISABLED when no model is configured, even on a plan with AI and room', async () => {
     const h = aiHarness({ reads, model: null });
     const caller = await h.anAiCaller({ tokenLimit: -1 });
-    await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED', details: { feature_key: 'enable_ai' } });
+    await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({
+      code: 'FEATURE_DISABLED',
+      message: 'The AI copilot is off on this server: no AI model is configured',
+      details: { feature_key: 'enable_ai', reason: 'model_not_configured' },
+    });
   });
 
   it('answers QUOTA_EXCEEDED with the token_limit when capacity cannot hold the input + 200, and holds nothing', async () => {

@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { Note } from '../notes/note';
 import { noteOwner } from '../notes/note-access';
 import type { NoteOwner } from '../notes/note-repository.port';
@@ -37,10 +37,20 @@ interface PreCheckReads {
 
 export const aiDisabled = () => new DomainError('FEATURE_DISABLED', 'The AI copilot is not available on this plan', { feature_key: 'enable_ai' });
 
+/** No model on this server: the same code, but the message and `details` say the plan is not the cause. */
+export const aiNotConfigured = (setting: string | undefined) =>
+  new DomainError(
+    'FEATURE_DISABLED',
+    setting
+      ? `The AI copilot is off on this server: no AI model is configured (${setting} is not set)`
+      : 'The AI copilot is off on this server: no AI model is configured',
+    { feature_key: 'enable_ai', reason: 'model_not_configured', ...(setting ? { missing_setting: setting } : {}) },
+  );
+
 /**
  * A copilot call on one of the caller's notes, up to its first byte. The checks run in this
  * order, before anything is streamed: the note exists (RESOURCE_NOT_FOUND), a model is
- * configured and the plan enables AI (FEATURE_DISABLED), the capacity holds the call
+ * configured, then the plan enables AI (FEATURE_DISABLED, each with its own message), the capacity holds the call
  * (QUOTA_EXCEEDED, with the plan's `token_limit`). Then the model is called with the output bound
  * the reservation allows; a provider that fails before its first delta releases the reservation
  * and answers SERVICE_UNAVAILABLE, charging nothing; so does a call aborted before its first
@@ -61,7 +71,8 @@ export class RunCopilot {
       ? await this.readAtOnce(this.deps.reader, owner, input.noteId, caller.organizationId)
       : await this.readApart(owner, input.noteId, caller.organizationId);
     if (!note) throw resourceNotFound('note', input.noteId);
-    if (!model || !plan.features.enable_ai) throw aiDisabled();
+    if (!model) throw aiNotConfigured(settings.modelSetting);
+    if (!plan.features.enable_ai) throw aiDisabled();
 
     const prompt = copilotPrompt(this.feature, input.tone, note);
     const now = clock.now();

@@ -1,5 +1,5 @@
-import type { Caller } from '../accounts/caller';
-import { requireRole } from '../organizations/membership-rules';
+import type { Caller } from '../access/caller';
+import { requireRole } from '../access/require-role';
 import type { AiDeps } from './ai-deps';
 import type { SystemSettings } from './system-settings.port';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aiHarness, readAll, type AiHarness } from '../../test/builders/ai';
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { GetUsageSummary } from './get-usage-summary.use-case';
 import { ListTopUsers } from './list-top-users.use-case';
 import { ListUsageHistory } from './list-usage-history.use-case';

@@ -6,8 +6,8 @@ import type { UnitOfWork } from '../shared/unit-of-work.port';
 import type { BillingProvider } from './billing-provider.port';
 import type { CreditPackFulfilment } from './credit-pack-fulfilment.port';
 import type { SubscriptionRepository } from './subscription-repository.port';
-import type { CreditLedger } from '../ai/credit-ledger.port';
-import type { CreditPack } from '../ai/credit-pack';
+import type { CreditLedger } from './credit-ledger.port';
+import type { CreditPack } from './credit-pack';
 
 /** What a billing use case is built from; each takes the `Pick` it needs as its one `deps`. */
 export interface BillingDeps {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aiHarness } from '../../test/builders/ai';
 import { FakeBillingProvider } from '../../test/fakes/fake-billing-provider';
 import { recordingLogger } from '../../test/support/recording-logger';
-import { DEFAULT_CREDIT_PACKS } from '../ai/credit-pack';
+import { DEFAULT_CREDIT_PACKS } from './credit-pack';
 import type { BillingDeps } from './billing-deps';
 import { FulfilCreditPack } from './fulfil-credit-pack';
 import { HandleBillingWebhook } from './handle-billing-webhook.use-case';

@@ -1,5 +1,5 @@
-import type { Caller } from '../accounts/caller';
-import { satisfies } from '../accounts/role';
+import type { Caller } from '../access/caller';
+import { satisfies } from '../access/role';
 import { DomainError } from '../shared/domain-error';
 import { BillingCustomers } from './billing-customer';
 import type { BillingDeps } from './billing-deps';

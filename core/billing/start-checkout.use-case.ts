@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { BillingCustomers } from './billing-customer';
 import type { BillingDeps } from './billing-deps';
 

@@ -1,5 +1,5 @@
-import type { Caller } from '../accounts/caller';
-import { requireRole } from '../organizations/membership-rules';
+import type { Caller } from '../access/caller';
+import { requireRole } from '../access/require-role';
 import { DomainError } from '../shared/domain-error';
 import { BillingCustomers } from './billing-customer';
 import type { BillingDeps } from './billing-deps';

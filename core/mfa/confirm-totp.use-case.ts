@@ -1,6 +1,6 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { DomainError } from '../shared/domain-error';
-import { totpSecretContext, TOTP_WINDOW, type MfaDeps } from './mfa-ports';
+import { totpSecretContext, TOTP_WINDOW, type MfaDeps } from './mfa-deps';
 import { normalizeRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes';
 
 const invalidCode = () => new DomainError('INVALID_MFA_CODE', 'The code is wrong or was already used');

@@ -1,6 +1,6 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { DomainError } from '../shared/domain-error';
-import type { MfaDeps } from './mfa-ports';
+import type { MfaDeps } from './mfa-deps';
 import { acceptTotpCode } from './totp-code';
 
 export interface DisableTotpInput {

@@ -1,6 +1,6 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { DomainError } from '../shared/domain-error';
-import { totpSecretContext, type MfaDeps } from './mfa-ports';
+import { totpSecretContext, type MfaDeps } from './mfa-deps';
 
 export interface TotpSetup {
   /** Base32, for typing into an authenticator by hand. */

@@ -1,33 +1,18 @@
-import type { IssuedSession } from '../accounts/session-issuer';
+import type { SignInCompletion, SignInOutcome } from '../accounts/sign-in-completion.port';
 import type { SessionOrigin } from '../accounts/session-store.port';
-import { addSeconds } from '../accounts/accounts-ports';
+import { addSeconds } from '../shared/clock.port';
 import { DomainError } from '../shared/domain-error';
-import { CHALLENGE_TTL_SECONDS, type MfaDeps } from './mfa-ports';
-
-export interface IssuedChallenge {
-  /** The bearer secret of the challenge cookie; only its hash is stored. */
-  token: string;
-  expiresAt: Date;
-}
-
-export type SignInOutcome =
-  | { kind: 'session'; userId: number; session: IssuedSession }
-  | { kind: 'mfa_required'; userId: number; challenge: IssuedChallenge };
+import { CHALLENGE_TTL_SECONDS, type MfaDeps } from './mfa-deps';
 
 /**
- * The last step of every first-factor sign-in (password or identity provider): a user with a
- * confirmed second factor gets a short-lived challenge instead of a session, and only
- * `VerifyMfa` turns that challenge into a session. While the account's second-factor guesses
- * fill their window, no challenge is issued (TOO_MANY_ATTEMPTS): a new one would only be a
- * way to keep guessing.
+ * Accounts' SignInCompletion: a user with a confirmed second factor gets a short-lived challenge
+ * instead of a session, and only `VerifyMfa` turns that challenge into a session. While the
+ * account's second-factor guesses fill their window, no challenge is issued (TOO_MANY_ATTEMPTS):
+ * a new one would only be a way to keep guessing.
  */
-export class SignInCompletion {
+export class MfaSignInCompletion implements SignInCompletion {
   constructor(private readonly deps: Pick<MfaDeps, 'mfa' | 'challenges' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'sessionIssuer' | 'secondFactorThrottle'>) {}
 
-  /**
-   * `credentialsVersion`: the user's, as read when the first factor was checked. If the password
-   * changed (or the user went away) since, no session is made: INVALID_CREDENTIALS.
-   */
   async complete(userId: number, credentialsVersion: number, origin?: SessionOrigin): Promise<SignInOutcome> {
     const factor = await this.deps.mfa.findTotp(userId);
     if (!factor?.confirmedAt) {

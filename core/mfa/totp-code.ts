@@ -1,4 +1,4 @@
-import { totpSecretContext, TOTP_WINDOW, type MfaPorts } from './mfa-ports';
+import { totpSecretContext, TOTP_WINDOW, type MfaPorts } from './mfa-deps';
 import type { TotpFactor } from './mfa-repository.port';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mfaHarness } from '../../test/builders/mfa';
-import { totpSecretContext } from './mfa-ports';
+import { totpSecretContext } from './mfa-deps';
 
 describe('SetupTotp + ConfirmTotp', () => {
   it('stores the secret sealed and unconfirmed, and turns MFA on with a current code', async () => {

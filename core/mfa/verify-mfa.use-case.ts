@@ -1,7 +1,7 @@
 import type { IssuedSession } from '../accounts/session-issuer';
 import type { SessionOrigin } from '../accounts/session-store.port';
 import { DomainError } from '../shared/domain-error';
-import { MAX_CHALLENGE_ATTEMPTS, type MfaDeps } from './mfa-ports';
+import { MAX_CHALLENGE_ATTEMPTS, type MfaDeps } from './mfa-deps';
 import { normalizeRecoveryCode } from './recovery-codes';
 import { acceptTotpCode } from './totp-code';
 

@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { Note } from './note';
 import { noteOwner } from './note-access';
 import type { NotesDeps } from './notes-deps';

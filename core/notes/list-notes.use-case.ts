@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { readPage, type Page, type PageRequest } from '../shared/list-page';
 import type { Note } from './note';
 import { noteOwner } from './note-access';

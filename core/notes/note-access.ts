@@ -1,6 +1,5 @@
-import type { Caller } from '../accounts/caller';
-import { satisfies } from '../accounts/role';
-import { DomainError } from '../shared/domain-error';
+import type { Caller } from '../access/caller';
+import { requireRole } from '../access/require-role';
 import type { NoteOwner } from './note-repository.port';
 
 /**
@@ -8,8 +7,6 @@ import type { NoteOwner } from './note-repository.port';
  * checking again here keeps a future driver (CLI, job) from forgetting it.
  */
 export function noteOwner(caller: Caller): NoteOwner {
-  if (!satisfies(caller.role, 'member')) {
-    throw new DomainError('ACCESS_DENIED', 'Your role does not allow this action', { required_role: 'member' });
-  }
+  requireRole(caller, 'member');
   return { organizationId: caller.organizationId, userId: caller.userId };
 }

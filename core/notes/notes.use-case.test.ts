@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plansHarness } from '../../test/builders/plans';
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { CreateNote } from './create-note.use-case';
 import { DeleteNote } from './delete-note.use-case';
 import { GetNote } from './get-note.use-case';

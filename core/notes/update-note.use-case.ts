@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { resourceNotFound } from '../shared/domain-error';
 import type { Note } from './note';
 import { noteOwner } from './note-access';

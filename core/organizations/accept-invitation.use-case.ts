@@ -1,5 +1,5 @@
+import type { OrganizationsDeps } from './organizations-deps';
 import { assertValidPassword } from '../accounts/password-policy';
-import type { OrganizationsPorts } from './organizations-ports';
 import { redeemInvitation, type RedeemedInvitation } from './redeem-invitation';
 
 export interface AcceptInvitationInput {
@@ -16,7 +16,7 @@ export interface AcceptInvitationInput {
  */
 export class AcceptInvitation {
   constructor(
-    private readonly deps: Pick<OrganizationsPorts, 'invitations' | 'users' | 'organizations' | 'clock' | 'unitOfWork' | 'passwordHasher' | 'tokenHasher'>,
+    private readonly deps: Pick<OrganizationsDeps, 'invitations' | 'users' | 'organizations' | 'clock' | 'unitOfWork' | 'passwordHasher' | 'tokenHasher'>,
   ) {}
 
   async execute(input: AcceptInvitationInput): Promise<RedeemedInvitation> {

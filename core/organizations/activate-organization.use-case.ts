@@ -1,11 +1,11 @@
-import type { Caller } from '../accounts/caller';
-import type { OrganizationRepository } from '../accounts/organization-repository.port';
+import type { OrganizationsDeps } from './organizations-deps';
+import type { Caller } from '../access/caller';
 import type { Organization } from '../accounts/user';
 import { setOrganizationStatus } from './organization-status';
 
 /** Lifts a suspension: logins work again, and so do sessions that have not expired meanwhile. Idempotent. */
 export class ActivateOrganization {
-  constructor(private readonly deps: { organizations: OrganizationRepository }) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'organizations'>) {}
 
   execute(caller: Caller, input: { organizationId: number }): Promise<Organization> {
     return setOrganizationStatus(this.deps.organizations, caller, input.organizationId, 'active');

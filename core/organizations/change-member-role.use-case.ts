@@ -1,10 +1,11 @@
-import type { Caller } from '../accounts/caller';
-import type { RoleName } from '../accounts/role';
+import type { OrganizationsDeps } from './organizations-deps';
+import type { Caller } from '../access/caller';
+import type { RoleName } from '../access/role';
 import type { User } from '../accounts/user';
 import { resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
-import { assertMayGrant, requireRole } from './membership-rules';
-import type { OrganizationsPorts } from './organizations-ports';
+import { requireRole } from '../access/require-role';
+import { assertMayGrant } from './membership-rules';
 
 /**
  * Changes a member's role in the caller's organization. Refused: granting above the caller's
@@ -13,7 +14,7 @@ import type { OrganizationsPorts } from './organizations-ports';
  * member's open sessions at once: authentication reads it on every request.
  */
 export class ChangeMemberRole {
-  constructor(private readonly deps: Pick<OrganizationsPorts, 'users' | 'organizations' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'users' | 'organizations' | 'unitOfWork'>) {}
 
   async execute(caller: Caller, input: { userId: number; role: RoleName }): Promise<User> {
     requireRole(caller, 'org_admin');

@@ -1,12 +1,13 @@
-import type { Caller } from '../accounts/caller';
-import type { RoleName } from '../accounts/role';
+import type { Caller } from '../access/caller';
+import type { RoleName } from '../access/role';
 import { normalizeEmail } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import type { RateRule } from '../shared/rate-limiter.port';
 import type { Invitation } from './invitation';
 import { issueInvitation } from './issue-invitation';
-import { assertMayGrant, requireRole } from './membership-rules';
-import type { OrganizationsDeps } from './organizations-ports';
+import { requireRole } from '../access/require-role';
+import { assertMayGrant } from './membership-rules';
+import type { OrganizationsDeps } from './organizations-deps';
 
 /**
  * Any B2C signup is an org_admin, so invitations are open to anyone with a verified address:

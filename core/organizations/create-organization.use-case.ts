@@ -1,9 +1,9 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { normalizeEmail, type Organization } from '../accounts/user';
 import type { Invitation } from './invitation';
 import { issueInvitation } from './issue-invitation';
-import { requireRole } from './membership-rules';
-import type { OrganizationsDeps } from './organizations-ports';
+import { requireRole } from '../access/require-role';
+import type { OrganizationsDeps } from './organizations-deps';
 
 export interface CreateOrganizationInput {
   /** Already trimmed, 1..200 characters. */

@@ -1,7 +1,7 @@
+import type { OrganizationsDeps } from './organizations-deps';
 import { isValidPassword, PASSWORD_MAX, PASSWORD_MIN } from '../accounts/password-policy';
 import { normalizeEmail } from '../accounts/user';
 import { DomainError } from '../shared/domain-error';
-import type { OrganizationsPorts } from './organizations-ports';
 
 export const SYSTEM_ORGANIZATION_NAME = 'System';
 
@@ -14,7 +14,7 @@ export type CreateSystemAdminResult = { outcome: 'created' | 'exists'; userId: n
  * belongs to anyone else is refused (EMAIL_ALREADY_EXISTS), never promoted.
  */
 export class CreateSystemAdmin {
-  constructor(private readonly deps: Pick<OrganizationsPorts, 'users' | 'organizations' | 'passwordHasher' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'users' | 'organizations' | 'passwordHasher' | 'unitOfWork'>) {}
 
   async execute(input: { email: string; password: string }): Promise<CreateSystemAdminResult> {
     const email = normalizeEmail(input.email);

@@ -1,4 +1,4 @@
-import type { RoleName } from '../accounts/role';
+import type { RoleName } from '../access/role';
 import type { User } from '../accounts/user';
 import { mayGrant } from './membership-rules';
 

@@ -1,10 +1,10 @@
-import { addSeconds } from '../accounts/accounts-ports';
-import type { RoleName } from '../accounts/role';
+import { addSeconds } from '../shared/clock.port';
+import type { RoleName } from '../access/role';
 import type { Organization } from '../accounts/user';
 import { invitationEmail } from '../email/templates';
 import { DomainError } from '../shared/domain-error';
 import { INVITATION_TTL_SECONDS, type Invitation } from './invitation';
-import type { InvitationSettings, OrganizationsPorts } from './organizations-ports';
+import type { InvitationSettings, OrganizationsPorts } from './organizations-deps';
 
 export interface InvitationRequest {
   organization: Pick<Organization, 'id' | 'name'>;

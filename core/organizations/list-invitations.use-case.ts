@@ -1,9 +1,8 @@
-import type { Caller } from '../accounts/caller';
-import type { Clock } from '../shared/clock.port';
+import type { OrganizationsDeps } from './organizations-deps';
+import type { Caller } from '../access/caller';
 import { readPage, type Page, type PageRequest } from '../shared/list-page';
 import type { Invitation } from './invitation';
-import type { InvitationRepository } from './invitation-repository.port';
-import { requireRole } from './membership-rules';
+import { requireRole } from '../access/require-role';
 
 /**
  * The caller's organization's pending invitations (not accepted, not revoked, not expired) that
@@ -11,7 +10,7 @@ import { requireRole } from './membership-rules';
  * when asked. One whose inviter lost that authority is not listed: it would only be refused.
  */
 export class ListInvitations {
-  constructor(private readonly deps: { invitations: InvitationRepository; clock: Clock }) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'invitations' | 'clock'>) {}
 
   async execute(caller: Caller, page: PageRequest = {}): Promise<Page<Invitation>> {
     requireRole(caller, 'org_admin');

@@ -1,12 +1,12 @@
-import type { Caller } from '../accounts/caller';
+import type { OrganizationsDeps } from './organizations-deps';
+import type { Caller } from '../access/caller';
 import type { User } from '../accounts/user';
-import type { UserRepository } from '../accounts/user-repository.port';
 import { readPage, type Page, type PageRequest } from '../shared/list-page';
-import { requireRole } from './membership-rules';
+import { requireRole } from '../access/require-role';
 
 /** The members of the caller's organization (never another's), in joining order, a page at a time when asked. */
 export class ListMembers {
-  constructor(private readonly deps: { users: UserRepository }) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'users'>) {}
 
   async execute(caller: Caller, page: PageRequest = {}): Promise<Page<User>> {
     requireRole(caller, 'org_admin');

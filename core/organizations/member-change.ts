@@ -1,9 +1,9 @@
-import type { Caller } from '../accounts/caller';
-import type { RoleName } from '../accounts/role';
+import type { Caller } from '../access/caller';
+import type { RoleName } from '../access/role';
 import type { User } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { assertKeepsAdministrator, assertMayManage, isAdministrator } from './membership-rules';
-import type { OrganizationsPorts } from './organizations-ports';
+import type { OrganizationsPorts } from './organizations-deps';
 
 /**
  * The checks shared by a role change, a removal or suspension (`to: null`) and an activation

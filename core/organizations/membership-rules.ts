@@ -1,5 +1,5 @@
-import type { Caller } from '../accounts/caller';
-import { precedenceOf, satisfies, type RoleName } from '../accounts/role';
+import { precedenceOf, satisfies, type RoleName } from '../access/role';
+import { accessDenied } from '../access/require-role';
 import { DomainError } from '../shared/domain-error';
 
 /**
@@ -26,14 +26,6 @@ export const mayManage = (manager: RoleName, target: RoleName): boolean => prece
  */
 export const leavesNoAdministrator = (from: RoleName, to: RoleName | null, administrators: number): boolean =>
   isAdministrator(from) && (to === null || !isAdministrator(to)) && administrators <= 1;
-
-const accessDenied = (message: string, details: Record<string, unknown> = {}) =>
-  new DomainError('ACCESS_DENIED', message, details);
-
-/** Use cases re-check the route guard, so another driver (CLI, job) cannot forget it. */
-export function requireRole(caller: Caller, role: RoleName): void {
-  if (!satisfies(caller.role, role)) throw accessDenied('Your role does not allow this action', { required_role: role });
-}
 
 export function assertMayGrant(granter: RoleName, role: RoleName): void {
   if (!mayGrant(granter, role)) throw accessDenied('You cannot grant a role above your own', { role });

@@ -1,8 +1,8 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { OrganizationSettings } from '../accounts/user';
 import { DomainError } from '../shared/domain-error';
-import { requireRole } from './membership-rules';
-import type { OrganizationsDeps } from './organizations-ports';
+import { requireRole } from '../access/require-role';
+import type { OrganizationsDeps } from './organizations-deps';
 
 const missing = () => new DomainError('UNAUTHORIZED', 'Authentication required');
 

@@ -1,8 +1,8 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { OrganizationRepository } from '../accounts/organization-repository.port';
 import type { AccountStatus, Organization } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
-import { requireRole } from './membership-rules';
+import { requireRole } from '../access/require-role';
 
 /**
  * Shared by SuspendOrganization and ActivateOrganization. Only the status changes: members,

@@ -1,7 +1,7 @@
-import type { RoleName } from '../accounts/role';
+import type { RoleName } from '../access/role';
 import { DomainError } from '../shared/domain-error';
 import { inviterVouches, type Invitation } from './invitation';
-import type { OrganizationsPorts } from './organizations-ports';
+import type { OrganizationsPorts } from './organizations-deps';
 
 export interface RedeemInvitationInput {
   /** The hash of the token from the link (or of a pending invitation found another way). */

@@ -1,8 +1,8 @@
-import type { Caller } from '../accounts/caller';
+import type { OrganizationsDeps } from './organizations-deps';
+import type { Caller } from '../access/caller';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
-import { requireRole } from './membership-rules';
-import type { OrganizationsPorts } from './organizations-ports';
+import { requireRole } from '../access/require-role';
 
 /**
  * Removes a member of the caller's organization: deletes the user, their sessions (so they are
@@ -10,7 +10,7 @@ import type { OrganizationsPorts } from './organizations-ports';
  * member ranked above them, nor the last administrator.
  */
 export class RemoveMember {
-  constructor(private readonly deps: Pick<OrganizationsPorts, 'users' | 'organizations' | 'sessions' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'users' | 'organizations' | 'sessions' | 'unitOfWork'>) {}
 
   async execute(caller: Caller, input: { userId: number }): Promise<void> {
     requireRole(caller, 'org_admin');

@@ -1,15 +1,14 @@
-import type { Caller } from '../accounts/caller';
-import type { Clock } from '../shared/clock.port';
+import type { OrganizationsDeps } from './organizations-deps';
+import type { Caller } from '../access/caller';
 import { resourceNotFound } from '../shared/domain-error';
-import type { InvitationRepository } from './invitation-repository.port';
-import { requireRole } from './membership-rules';
+import { requireRole } from '../access/require-role';
 
 /**
  * Revokes a pending invitation of the caller's organization; its link stops working. Anything
  * else (unknown, another organization's, already accepted, revoked or expired) is RESOURCE_NOT_FOUND.
  */
 export class RevokeInvitation {
-  constructor(private readonly deps: { invitations: InvitationRepository; clock: Clock }) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'invitations' | 'clock'>) {}
 
   async execute(caller: Caller, input: { invitationId: number }): Promise<void> {
     requireRole(caller, 'org_admin');

@@ -1,9 +1,9 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { AccountStatus, User } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
-import { requireRole } from './membership-rules';
-import type { OrganizationsDeps } from './organizations-ports';
+import { requireRole } from '../access/require-role';
+import type { OrganizationsDeps } from './organizations-deps';
 
 /**
  * Suspends or reactivates a member of the caller's organization. A suspended member cannot log

@@ -1,5 +1,5 @@
-import type { Caller } from '../accounts/caller';
-import type { OrganizationRepository } from '../accounts/organization-repository.port';
+import type { OrganizationsDeps } from './organizations-deps';
+import type { Caller } from '../access/caller';
 import type { Organization } from '../accounts/user';
 import { setOrganizationStatus } from './organization-status';
 
@@ -8,7 +8,7 @@ import { setOrganizationStatus } from './organization-status';
  * answer ACCOUNT_SUSPENDED until it is activated again. Nothing is deleted. Idempotent.
  */
 export class SuspendOrganization {
-  constructor(private readonly deps: { organizations: OrganizationRepository }) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'organizations'>) {}
 
   execute(caller: Caller, input: { organizationId: number }): Promise<Organization> {
     return setOrganizationStatus(this.deps.organizations, caller, input.organizationId, 'suspended');

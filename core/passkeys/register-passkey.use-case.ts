@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { DomainError } from '../shared/domain-error';
 import { defaultPasskeyName, type Passkey } from './passkey';
 import { takeLiveChallenge } from './pending-challenge';

@@ -1,4 +1,4 @@
-import { addSeconds } from '../accounts/accounts-ports';
+import { addSeconds } from '../shared/clock.port';
 import { PASSKEY_CHALLENGE_TTL_SECONDS } from './passkey';
 import type { WebAuthnJson } from './relying-party.port';
 import type { PasskeysDeps } from './passkeys-deps';

@@ -1,5 +1,5 @@
-import type { Caller } from '../accounts/caller';
-import { addSeconds } from '../accounts/accounts-ports';
+import type { Caller } from '../access/caller';
+import { addSeconds } from '../shared/clock.port';
 import { DomainError } from '../shared/domain-error';
 import { PASSKEY_CHALLENGE_TTL_SECONDS } from './passkey';
 import type { WebAuthnJson } from './relying-party.port';

@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { Plan } from './plan';
 import { assertMayManagePlans, planConflict } from './plan-access';
 import { featuresFromInput } from './plan-features-input';

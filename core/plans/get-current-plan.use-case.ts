@@ -1,14 +1,10 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { SubscriptionStatus } from '../billing/subscription';
 import { EffectivePlanResolver } from './effective-plan';
 import { FEATURE_CATALOGUE, FEATURE_KEYS, type FeatureKey, type FeatureKind, type MeteredFeatureKey } from './feature-catalogue';
 import type { Plan } from './plan';
-import type { PlansDeps } from './plans-deps';
-import type { LiveCounters } from './quota';
+import type { LiveCounters, PlansDeps } from './plans-deps';
 import type { Period } from './usage-period';
-
-/** How much of a `metered` feature an organization used within a period. */
-export type MeteredUsageReaders = Record<MeteredFeatureKey, (organizationId: number, period: Period) => Promise<number>>;
 
 export interface FeatureUsage {
   kind: FeatureKind;

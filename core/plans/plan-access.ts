@@ -1,13 +1,11 @@
-import type { Caller } from '../accounts/caller';
-import { satisfies } from '../accounts/role';
+import type { Caller } from '../access/caller';
+import { requireRole } from '../access/require-role';
 import { DomainError } from '../shared/domain-error';
 import type { PlanConflict } from './plan-repository.port';
 
 /** Plans are shared by every organization: only a system administrator changes them. */
 export function assertMayManagePlans(caller: Caller): void {
-  if (!satisfies(caller.role, 'sys_admin')) {
-    throw new DomainError('ACCESS_DENIED', 'Your role does not allow this action', { required_role: 'sys_admin' });
-  }
+  requireRole(caller, 'sys_admin');
 }
 
 const CONFLICT_MESSAGES: Record<PlanConflict, string> = {

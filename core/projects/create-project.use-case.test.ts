@@ -2,8 +2,8 @@ import { seededPlansQuota } from '../../test/builders/plans';
 import { describe, expect, it } from 'vitest';
 import { InMemoryProjectRepository, InMemoryStore } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
-import type { Caller } from '../accounts/caller';
-import type { RoleName } from '../accounts/role';
+import type { Caller } from '../access/caller';
+import type { RoleName } from '../access/role';
 import { CreateProject } from './create-project.use-case';
 
 const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1, mfaSatisfied: true });

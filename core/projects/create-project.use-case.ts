@@ -1,6 +1,6 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import type { Project } from './project';
-import { assertMayWriteProjects } from './project-access';
+import { requireRole } from '../access/require-role';
 import type { ProjectsDeps } from './projects-deps';
 
 /** Already validated: `name` trimmed, 1..200 characters; `description` at most 10,000. */
@@ -14,7 +14,7 @@ export class CreateProject {
   constructor(private readonly deps: Pick<ProjectsDeps, 'projects' | 'quota' | 'clock'>) {}
 
   async execute(caller: Caller, input: CreateProjectInput): Promise<Project> {
-    assertMayWriteProjects(caller);
+    requireRole(caller, 'member');
     const project = { userId: caller.userId, name: input.name, description: input.description ?? null, createdAt: this.deps.clock.now() };
     return this.deps.quota.take(caller.organizationId, 'max_projects', (limit) => this.deps.projects.createWithinLimit(caller.organizationId, project, limit));
   }

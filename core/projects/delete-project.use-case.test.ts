@@ -2,8 +2,8 @@ import { seededPlansQuota } from '../../test/builders/plans';
 import { describe, expect, it } from 'vitest';
 import { InMemoryProjectRepository, InMemoryStore } from '../../test/builders/adapters';
 import { FakeClock } from '../../test/support/fake-clock';
-import type { Caller } from '../accounts/caller';
-import type { RoleName } from '../accounts/role';
+import type { Caller } from '../access/caller';
+import type { RoleName } from '../access/role';
 import { CreateProject } from './create-project.use-case';
 import { DeleteProject } from './delete-project.use-case';
 

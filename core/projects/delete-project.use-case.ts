@@ -1,6 +1,6 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { resourceNotFound } from '../shared/domain-error';
-import { assertMayWriteProjects } from './project-access';
+import { requireRole } from '../access/require-role';
 import type { ProjectsDeps } from './projects-deps';
 
 export class DeleteProject {
@@ -8,7 +8,7 @@ export class DeleteProject {
 
   /** Not idempotent on purpose: deleting a missing project answers RESOURCE_NOT_FOUND. */
   async execute(caller: Caller, input: { id: number }): Promise<void> {
-    assertMayWriteProjects(caller);
+    requireRole(caller, 'member');
     const existing = await this.deps.projects.findById(caller.organizationId, input.id);
     // A concurrent delete between the two calls is still a miss for this caller.
     if (!existing || !(await this.deps.projects.delete(caller.organizationId, input.id))) {

@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { readPage } from '../shared/list-page';
 import type { Project } from './project';
 import type { ProjectsDeps } from './projects-deps';

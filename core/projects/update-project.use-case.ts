@@ -1,7 +1,7 @@
-import type { Caller } from '../accounts/caller';
+import type { Caller } from '../access/caller';
 import { resourceNotFound } from '../shared/domain-error';
 import type { Project } from './project';
-import { assertMayWriteProjects } from './project-access';
+import { requireRole } from '../access/require-role';
 import type { ProjectPatch } from './project-repository.port';
 import type { ProjectsDeps } from './projects-deps';
 
@@ -17,7 +17,7 @@ export class UpdateProject {
 
   /** Every update sets `updatedAt`, even one that changes no field. */
   async execute(caller: Caller, input: UpdateProjectInput): Promise<Project> {
-    assertMayWriteProjects(caller);
+    requireRole(caller, 'member');
     const patch: ProjectPatch = { updatedAt: this.deps.clock.now() };
     if (input.name != null) patch.name = input.name;
     if (input.description != null) patch.description = input.description;

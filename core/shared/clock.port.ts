@@ -2,3 +2,5 @@
 export interface Clock {
   now(): Date;
 }
+
+export const addSeconds = (date: Date, seconds: number): Date => new Date(date.getTime() + seconds * 1000);

@@ -91,7 +91,7 @@ export async function startServerChild(options: StartOptions): Promise<ServerChi
     },
   };
   try {
-    await waitUntilReady(server, options.readyPath, options.readyTimeoutMs ?? 30_000);
+    await waitUntilReady(server, options.readyPath, options.readyTimeoutMs ?? 120_000);
   } catch (error) {
     await server.stop(1_000);
     throw error;

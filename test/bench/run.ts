@@ -22,6 +22,7 @@ import { atCleanUp, cleanUp, runBench } from './lifecycle';
 import { writeSection } from './report';
 import { renderResults, type BenchResults } from './results-section';
 import { seedBenchDatabase, type BenchData } from './seed';
+import { startMachineLoad, watchWindow, type LoadWindow } from './quiet-machine';
 import { listLatency, w1, w2, type Settings, type Target } from './workloads';
 
 const SECTION = '## HTTP workloads (`npm run bench`)';
@@ -77,6 +78,30 @@ async function inspectDatabase(data: BenchData): Promise<{ postgres: string; lis
   }
 }
 
+/** The PostgreSQL backends serving the bench database: their CPU is the benchmark's own, not another process's. */
+function backendPids(data: BenchData): () => Promise<number[]> {
+  return async () => {
+    const client = new pg.Client({ connectionString: data.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database()');
+      return rows.map((r) => r.pid);
+    } finally {
+      await client.end();
+    }
+  };
+}
+
+/** Runs one measured phase, recording the machine's load around it. */
+async function measured<T>(data: BenchData, windows: LoadWindow[], work: () => Promise<T>): Promise<T> {
+  const window = await watchWindow(backendPids(data));
+  const result = await work();
+  const seen = await window.stop();
+  windows.push(seen);
+  step(`load ${seen.loadBefore.toFixed(1)} → ${seen.loadAfter.toFixed(1)}, other processes ${seen.othersCores.toFixed(2)} cores over ${seen.seconds.toFixed(0)} s`);
+  return result;
+}
+
 /** A benchmark in its own process: it seeds its own database and writes its own section. */
 async function runChildBench(entry: string, env: Record<string, string> = {}): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
@@ -118,6 +143,7 @@ async function main(): Promise<void> {
   const { config } = loadConfig(process.env);
   const settings: Settings = { cookieName: config.sessionCookieName, scale: Number(process.env.BENCH_SCALE ?? 1) };
   const loadStart = load();
+  const machineLoad = startMachineLoad();
   step(`seeding (bcrypt cost ${config.passwordHashCost})`);
   const data = await seedBenchDatabase(config.passwordHashCost);
   atCleanUp(() => data.drop());
@@ -147,12 +173,12 @@ async function main(): Promise<void> {
   await checkSameAnswer([appTarget, baseTarget, ...infoTarget], `${settings.cookieName}=${data.tokens[0]}`);
 
   step('W1');
-  const [w1App, w1Base, w1Info] = await w1([appTarget, baseTarget, ...infoTarget], data, settings);
+  const [w1App, w1Base, w1Info] = await measured(data, machineLoad.windows, () => w1([appTarget, baseTarget, ...infoTarget], data, settings));
   await info?.stop();
   step('W2');
-  const w2Results = await w2(appTarget, data, settings);
+  const w2Results = await measured(data, machineLoad.windows, () => w2(appTarget, baseTarget, data, settings));
   step('list latency');
-  const list = await listLatency([appTarget, baseTarget], data, settings);
+  const list = await measured(data, machineLoad.windows, () => listLatency([appTarget, baseTarget], data, settings));
   await app.stop();
   await baseline.stop();
   const inspected = await inspectDatabase(data);
@@ -167,6 +193,7 @@ async function main(): Promise<void> {
       loadStart,
       loadEnd: load(),
     },
+    load: machineLoad,
     scale: settings.scale,
     passwordHashCost: config.passwordHashCost,
     seedSeconds: data.seedSeconds,

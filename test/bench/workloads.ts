@@ -66,6 +66,8 @@ export async function w1(targets: Target[], data: BenchData, settings: Settings)
 
 export interface W2Results {
   loginAlone: Measured;
+  /** The floor's logins alone, same connections and duration: the yardstick for the app's rate. */
+  floorLoginAlone: Measured;
   w1Alone: Measured;
   pingAlone: Measured;
   w1UnderLogin: Measured;
@@ -107,6 +109,17 @@ const mixedW1Run = (app: Target, data: BenchData, settings: Settings, seconds: n
 
 const drain = async (app: Target) => progress(`logins left in flight drained in ${(await settle(app.url)).toFixed(1)} s`);
 
+/** Logins alone (20 connections), req/s counted after the ramp. */
+async function loginAlone(target: Target, data: BenchData, settings: Settings, label: string): Promise<Measured> {
+  progress(`login alone (${target.label})`);
+  const ramp = secs(settings, LOGIN_RAMP_SECONDS);
+  const seconds = secs(settings, LOGIN_SECONDS);
+  const ticks: number[] = [];
+  const run = await loginRun(target, data, settings, seconds, ticks);
+  await drain(target);
+  return summarize(label, target.url, LOGIN_CONNECTIONS, [run], { rps: steadyRate(ticks, ramp, seconds) });
+}
+
 /** W1 alone at 30 connections with the /ping probe alongside: the reference for the runs with logins. */
 export async function w1Reference(app: Target, data: BenchData, settings: Settings): Promise<Pick<W2Results, 'w1Alone' | 'pingAlone'>> {
   progress(`W1 alone, ${MIXED_W1_CONNECTIONS} connections (${app.label})`);
@@ -132,18 +145,14 @@ export async function w1WithLogins(app: Target, data: BenchData, settings: Setti
 }
 
 /**
- * W2, on the app: logins alone (20 connections, req/s counted after the ramp); W1 alone at 30
- * connections, the reference; then both at once, as two concurrent autocannon instances.
+ * W2: logins alone (20 connections, req/s counted after the ramp) on the app, then on the floor;
+ * then, on the app, W1 alone at 30 connections, the reference, and both at once, as two
+ * concurrent autocannon instances.
  */
-export async function w2(app: Target, data: BenchData, settings: Settings): Promise<W2Results> {
-  progress('login alone');
-  const ramp = secs(settings, LOGIN_RAMP_SECONDS);
-  const seconds = secs(settings, LOGIN_SECONDS);
-  const ticks: number[] = [];
-  const alone = await loginRun(app, data, settings, seconds, ticks);
-  const loginAlone = summarize('POST /auth/login alone', app.url, LOGIN_CONNECTIONS, [alone], { rps: steadyRate(ticks, ramp, seconds) });
-  await drain(app);
-  return { loginAlone, ...(await w1Reference(app, data, settings)), ...(await w1WithLogins(app, data, settings)) };
+export async function w2(app: Target, floor: Target, data: BenchData, settings: Settings): Promise<W2Results> {
+  const appLogins = await loginAlone(app, data, settings, 'POST /auth/login alone');
+  const floorLoginAlone = await loginAlone(floor, data, settings, `POST /auth/login alone, ${floor.label}`);
+  return { loginAlone: appLogins, floorLoginAlone, ...(await w1Reference(app, data, settings)), ...(await w1WithLogins(app, data, settings)) };
 }
 
 export interface ListLatency {

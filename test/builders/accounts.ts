@@ -6,9 +6,9 @@ import { InMemoryOneTimeTokenStore } from '../../adapters/in-memory/in-memory-on
 import { InMemoryEmailOutbox } from '../../adapters/in-memory/in-memory-email-outbox';
 import { NodeTokenGenerator } from '../../adapters/crypto/node-token-generator';
 import { Sha256TokenHasher } from '../../adapters/crypto/sha256-token-hasher';
-import type { AccountsDeps, AccountsPorts, AccountsSettings } from '../../core/accounts/accounts-ports';
+import type { AccountsDeps, AccountsPorts, AccountsSettings } from '../../core/accounts/accounts-deps';
 import type { PasswordHasher } from '../../core/accounts/crypto.port';
-import type { RoleName } from '../../core/accounts/role';
+import type { RoleName } from '../../core/access/role';
 import type { User } from '../../core/accounts/user';
 import { SessionIssuer } from '../../core/accounts/session-issuer';
 import { Login, type LoginInput } from '../../core/accounts/login.use-case';
@@ -20,10 +20,10 @@ import { OtpauthTotpVerifier } from '../../adapters/crypto/otpauth-totp-verifier
 import { AesGcmAtRestEncryption } from '../../adapters/crypto/aes-gcm-at-rest-encryption';
 import { NodeRecoveryCodeGenerator } from '../../adapters/crypto/node-recovery-code-generator';
 import { LoginThrottle } from '../../core/accounts/login-throttle';
-import type { MfaDeps } from '../../core/mfa/mfa-ports';
+import type { MfaDeps } from '../../core/mfa/mfa-deps';
 import { SessionActivity } from '../../core/accounts/session-activity';
 import { recordingLogger } from '../support/recording-logger';
-import { SignInCompletion } from '../../core/mfa/sign-in-completion';
+import { MfaSignInCompletion } from '../../core/mfa/sign-in-completion';
 import { SecondFactorThrottle } from '../../core/mfa/second-factor-throttle';
 import { randomBytes } from 'node:crypto';
 
@@ -56,7 +56,7 @@ export interface AccountsHarness {
   totp: OtpauthTotpVerifier;
   rateLimiter: BoundedMemoryRateLimiter;
   throttle: LoginThrottle;
-  signInCompletion: SignInCompletion;
+  signInCompletion: MfaSignInCompletion;
   settings: AccountsSettings;
   clock: FakeClock;
   store: InMemoryStore;
@@ -106,7 +106,7 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}, passw
     loginThrottle: throttle,
     secondFactorThrottle: new SecondFactorThrottle(ports),
   };
-  const signInCompletion = new SignInCompletion(mfaDeps);
+  const signInCompletion = new MfaSignInCompletion(mfaDeps);
   const deps: AccountsDeps = {
     ...ports,
     settings,

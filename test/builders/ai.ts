@@ -4,8 +4,8 @@ import { aiTables, type AiTables } from '../../adapters/in-memory/in-memory-ai-t
 import { InMemoryCreditLedger } from '../../adapters/in-memory/in-memory-credit-ledger';
 import { InMemoryOverageReportStore } from '../../adapters/in-memory/in-memory-overage-report-store';
 import { InMemoryUsageLog } from '../../adapters/in-memory/in-memory-usage-log';
-import type { Caller } from '../../core/accounts/caller';
-import type { RoleName } from '../../core/accounts/role';
+import type { Caller } from '../../core/access/caller';
+import type { RoleName } from '../../core/access/role';
 import type { AiDeps } from '../../core/ai/ai-deps';
 import type { CopilotInput } from '../../core/ai/run-copilot';
 import { ImproveNote } from '../../core/ai/improve-note.use-case';

@@ -1,5 +1,5 @@
 import type { User } from '../../core/accounts/user';
-import type { Caller } from '../../core/accounts/caller';
+import type { Caller } from '../../core/access/caller';
 import { ConfirmTotp } from '../../core/mfa/confirm-totp.use-case';
 import { DisableTotp } from '../../core/mfa/disable-totp.use-case';
 import { SetupTotp } from '../../core/mfa/setup-totp.use-case';

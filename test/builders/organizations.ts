@@ -3,10 +3,10 @@ import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory
 import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
-import type { Caller } from '../../core/accounts/caller';
-import type { RoleName } from '../../core/accounts/role';
+import type { Caller } from '../../core/access/caller';
+import type { RoleName } from '../../core/access/role';
 import type { User } from '../../core/accounts/user';
-import type { OrganizationsDeps, OrganizationsPorts } from '../../core/organizations/organizations-ports';
+import type { OrganizationsDeps, OrganizationsPorts } from '../../core/organizations/organizations-deps';
 import { accountsHarness, type AccountsHarness } from './accounts';
 
 export interface OrganizationsHarness extends AccountsHarness {

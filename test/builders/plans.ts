@@ -2,14 +2,13 @@ import { InMemoryNoteRepository } from '../../adapters/in-memory/in-memory-note-
 import { InMemoryPlanRepository } from '../../adapters/in-memory/in-memory-plan-repository';
 import { InMemoryProjectRepository } from '../../adapters/in-memory/in-memory-project-repository';
 import { InMemorySubscriptionRepository } from '../../adapters/in-memory/in-memory-subscription-repository';
-import type { Caller } from '../../core/accounts/caller';
-import type { RoleName } from '../../core/accounts/role';
+import type { Caller } from '../../core/access/caller';
+import type { RoleName } from '../../core/access/role';
 import type { SubscriptionState } from '../../core/billing/subscription';
 import { EffectivePlanResolver } from '../../core/plans/effective-plan';
-import type { PlansDeps } from '../../core/plans/plans-deps';
-import type { MeteredUsageReaders } from '../../core/plans/get-current-plan.use-case';
+import type { LiveCounters, MeteredUsageReaders, PlansDeps } from '../../core/plans/plans-deps';
 import type { Plan } from '../../core/plans/plan';
-import { LimitQuota, type LiveCounters } from '../../core/plans/quota';
+import { LimitQuota } from '../../core/plans/quota';
 import { accountsHarness, type AccountsHarness } from './accounts';
 
 export interface PlansHarness extends AccountsHarness {

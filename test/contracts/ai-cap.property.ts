@@ -1,7 +1,7 @@
 import { setImmediate as tick } from 'node:timers/promises';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import type { Caller } from '../../core/accounts/caller';
+import type { Caller } from '../../core/access/caller';
 import { estimateTokens } from '../../core/ai/capacity-rules';
 import { copilotPrompt } from '../../core/ai/copilot-prompt';
 import { ImproveNote } from '../../core/ai/improve-note.use-case';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AiCapacity, Reservation, ReservationRequest } from '../../core/ai/ai-capacity.port';
-import type { CreditLedger } from '../../core/ai/credit-ledger.port';
+import type { CreditLedger } from '../../core/billing/credit-ledger.port';
 import type { OverageReportStatus, OverageReportStore } from '../../core/ai/overage-report.port';
 import type { UsageLog } from '../../core/ai/usage-log.port';
 import type { Period } from '../../core/plans/usage-period';

@@ -9,12 +9,12 @@ import { PostgresUserRepository } from '../../adapters/postgres/postgres-user-re
 import { PostgresMfaChallengeStore } from '../../adapters/postgres/postgres-mfa-challenge-store';
 import { PostgresMfaRepository } from '../../adapters/postgres/postgres-mfa-repository';
 import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
-import type { AccountsDeps, AccountsPorts, AccountsSettings } from '../../core/accounts/accounts-ports';
+import type { AccountsDeps, AccountsPorts, AccountsSettings } from '../../core/accounts/accounts-deps';
 import { LoginThrottle } from '../../core/accounts/login-throttle';
 import { SessionActivity } from '../../core/accounts/session-activity';
 import { SessionIssuer } from '../../core/accounts/session-issuer';
 import { SecondFactorThrottle } from '../../core/mfa/second-factor-throttle';
-import { SignInCompletion } from '../../core/mfa/sign-in-completion';
+import { MfaSignInCompletion } from '../../core/mfa/sign-in-completion';
 import { GatedPasswordHasher } from '../builders/gated-hasher';
 import { recordingLogger } from '../support/recording-logger';
 import { FakeClock } from '../support/fake-clock';
@@ -58,7 +58,7 @@ describe.skipIf(!postgres)('credential races on PostgreSQL', () => {
       sessionIssuer,
       sessionActivity: new SessionActivity({ sessions: ports.sessions, clock, logger: recordingLogger() }),
       loginThrottle: new LoginThrottle(ports),
-      signInCompletion: new SignInCompletion({
+      signInCompletion: new MfaSignInCompletion({
         ...ports,
         mfa: new PostgresMfaRepository(database),
         challenges: new PostgresMfaChallengeStore(database),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AccountsDeps } from '../../core/accounts/accounts-ports';
-import type { SignInOutcome } from '../../core/mfa/sign-in-completion';
+import type { AccountsDeps } from '../../core/accounts/accounts-deps';
+import type { SignInOutcome } from '../../core/accounts/sign-in-completion.port';
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
 import { ForgotPassword } from '../../core/accounts/forgot-password.use-case';
 import { Login } from '../../core/accounts/login.use-case';

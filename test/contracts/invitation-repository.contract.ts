@@ -5,7 +5,7 @@ import type { InvitationRepository, NewInvitation } from '../../core/organizatio
 import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
 import { aNewUser, aTokenHash } from './user-repository.contract';
 import { expectWindowsWalkTheList } from './list-window';
-import type { RoleName } from '../../core/accounts/role';
+import type { RoleName } from '../../core/access/role';
 import { inviterVouches } from '../../core/organizations/invitation';
 
 export interface InvitationRepositoryHarness {

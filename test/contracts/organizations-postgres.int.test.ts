@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresOrganizationRepository } from '../../adapters/postgres/postgres-organization-repository';
 import { PostgresUserRepository } from '../../adapters/postgres/postgres-user-repository';
-import type { Caller } from '../../core/accounts/caller';
+import type { Caller } from '../../core/access/caller';
 import { ChangeMemberRole } from '../../core/organizations/change-member-role.use-case';
 import { RemoveMember } from '../../core/organizations/remove-member.use-case';
 import { PostgresSessionStore } from '../../adapters/postgres/postgres-session-store';

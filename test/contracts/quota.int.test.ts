@@ -5,7 +5,7 @@ import { PostgresNoteRepository } from '../../adapters/postgres/postgres-note-re
 import { PostgresPlanRepository } from '../../adapters/postgres/postgres-plan-repository';
 import { PostgresProjectRepository } from '../../adapters/postgres/postgres-project-repository';
 import { PostgresSubscriptionRepository } from '../../adapters/postgres/postgres-subscription-repository';
-import type { Caller } from '../../core/accounts/caller';
+import type { Caller } from '../../core/access/caller';
 import { CreateNote } from '../../core/notes/create-note.use-case';
 import { DeleteNote } from '../../core/notes/delete-note.use-case';
 import type { PlansDeps } from '../../core/plans/plans-deps';

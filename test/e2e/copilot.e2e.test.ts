@@ -47,7 +47,13 @@ describe.skipIf(!postgres)('copilot without an OpenAI key', () => {
     await world.givePlan(alice.organizationId, UNLIMITED);
     const note = await world.noteOf(alice);
     const disabled = await improve(alice, note);
-    expect(expectApiError(disabled, 403, 'FEATURE_DISABLED')).toEqual({ feature_key: 'enable_ai' });
+    // The cause is the server's missing key, not the plan: named, never with a value.
+    expect(expectApiError(disabled, 403, 'FEATURE_DISABLED')).toEqual({
+      feature_key: 'enable_ai',
+      reason: 'model_not_configured',
+      missing_setting: 'APP_OPENAI_API_KEY',
+    });
+    expect((disabled.error as { message: string }).message).toBe('The AI copilot is off on this server: no AI model is configured (APP_OPENAI_API_KEY is not set)');
     expectApiError(await summarize(alice, note), 403, 'FEATURE_DISABLED');
 
     const colleague = await world.as('member', alice.organizationId);

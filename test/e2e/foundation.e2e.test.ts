@@ -9,13 +9,13 @@ import type { Infrastructure } from '../../app/container/infrastructure';
 import { TOKENS } from '../../app/container/tokens';
 import { createHttpApp } from '../../app/http/app';
 import { clientIpResolver } from '../../app/http/client-ip';
-import { DOCS_CSP, DOCS_SCRIPT_PATH } from '../../app/http/docs-page';
+import { DOCS_CSP } from '../../app/http/docs-page';
 import { defineRoute, type AnyRoute } from '../../app/http/route';
 import { composeRoutes } from '../../app/server';
 import { Database } from '../../adapters/postgres/database';
 import { SystemClock } from '../../adapters/system/system-clock';
 import { openOrm } from '../../adapters/postgres/orm';
-import type { Caller } from '../../core/accounts/caller';
+import type { Caller } from '../../core/access/caller';
 import { DomainError } from '../../core/shared/domain-error';
 import { StubMailer } from '../../adapters/email/stub-mailer';
 import { expectErrorResponse, expectSecurityHeaders, UUID } from '../support/http-assertions';
@@ -233,7 +233,7 @@ describe.skipIf(!postgres)('foundation over HTTP', () => {
       ]);
     });
 
-    test('GET /docs is an HTML page with its own, relaxed CSP, whose script this server serves', async () => {
+    test('GET /docs is an HTML page with its own, relaxed CSP, whose scripts and styles this server serves', async () => {
       const res = await app.request('/docs');
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -241,12 +241,15 @@ describe.skipIf(!postgres)('foundation over HTTP', () => {
       expect(DOCS_CSP).toMatch(/^default-src 'none'; script-src 'self'; .*frame-ancestors 'none'$/);
       const html = await res.text();
       expect(html).toMatch(/^<!doctype html>/i);
-      expect(html).toContain('<redoc spec-url="openapi.json"');
-      const script = await app.request(DOCS_SCRIPT_PATH);
+      expect(html).toContain('<script src="docs/swagger-ui-bundle.js"></script>');
+      const script = await app.request('/docs/swagger-ui-bundle.js');
       expect(script.status).toBe(200);
       expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
       expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
       expectSecurityHeaders(script); // the API's strict CSP everywhere but on the page itself
+      const style = await app.request('/docs/swagger-ui.css');
+      expect(style.headers.get('content-type')).toMatch(/^text\/css/);
+      expect(await (await app.request('/docs/reference.js')).text()).toContain('url: "openapi.json"');
     });
 
     test('GET / links to the reference, the description and the health probe', async () => {

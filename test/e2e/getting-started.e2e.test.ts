@@ -5,15 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
-import { stubEmails } from '../support/mailbox';
 import { requirePostgres } from '../support/postgres';
 
 /**
  * The guides' commands, run as written: every ```bash block of docs/getting-started.md and of the
  * README, in order, in one working directory (so cookie files carry over), against a fresh
- * server. `http://localhost:8000` becomes the test server's address; a line
- * `NAME='<token from the email to ADDRESS>'` gets the token of the newest email to ADDRESS, as a
- * reader pastes it from the log; `npm run cli` runs against the server's database. curl runs with
+ * server. `http://localhost:8000` becomes the test server's address (tokens come from its dev
+ * mailbox, as the guides show); `npm run cli` runs against the server's database. curl runs with
  * `--fail-with-body`, so an error answer fails the block.
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -28,36 +26,11 @@ function codeBlocks(markdown: string): Block[] {
   return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ language: m[1]!, code: m[2]! }));
 }
 
-function newestToken(app: TestApp, to: string): string {
-  const texts = stubEmails(app, to).map((email) => email.text);
-  const token = /[?&]token=([A-Za-z0-9_%-]+)/.exec(texts.at(-1) ?? '')?.[1];
-  if (!token) throw new Error(`no email with a token to ${to} in the log`);
-  return decodeURIComponent(token);
-}
-
-/** Emails are delivered by the outbox job: wait (bounded) until one to `to` has arrived. */
-async function waitForEmail(app: TestApp, to: string, count: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (stubEmails(app, to).length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
-function prepare(app: TestApp, code: string, emailsSeen: Map<string, number>): Promise<string> {
-  return (async () => {
-    const lines: string[] = [];
-    for (const line of code.split('\n')) {
-      const placeholder = /^(\w+)='<token from the email to ([^>]+)>'$/.exec(line);
-      if (placeholder) {
-        const [, name, to] = placeholder;
-        const seen = (emailsSeen.get(to!) ?? 0) + 1;
-        await waitForEmail(app, to!, seen);
-        emailsSeen.set(to!, seen);
-        lines.push(`${name}='${newestToken(app, to!)}'`);
-      } else {
-        lines.push(line.replaceAll('http://localhost:8000', app.url).replace(/^npm run cli\b/, `npm --prefix '${ROOT}' run cli`));
-      }
-    }
-    return lines.join('\n');
-  })();
+function prepare(app: TestApp, code: string): string {
+  return code
+    .split('\n')
+    .map((line) => line.replaceAll('http://localhost:8000', app.url).replace(/\bnpm run cli\b/, `npm --prefix '${ROOT}' run cli`))
+    .join('\n');
 }
 
 function run(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -79,7 +52,6 @@ describe.skipIf(!postgres).each(['docs/getting-started.md', 'README.md'])('%s, c
   let app: TestApp;
   let cwd: string;
   let blocks: Block[];
-  const emailsSeen = new Map<string, number>();
 
   beforeAll(async () => {
     blocks = codeBlocks(await readFile(join(ROOT, file), 'utf8'));
@@ -100,7 +72,7 @@ describe.skipIf(!postgres).each(['docs/getting-started.md', 'README.md'])('%s, c
   it('runs every bash block, in order, without an error answer', async () => {
     const outputs: string[] = [];
     for (const block of blocks.filter((b) => b.language === 'bash')) {
-      const script = await prepare(app, block.code, emailsSeen);
+      const script = prepare(app, block.code);
       const result = await run(script, cwd, app.db ? { APP_DATABASE_URL: app.db.url, APP_PASSWORD_HASH_COST: '4' } : {});
       expect(result.code, `${file}: this block failed:\n${block.code}\n--- output ---\n${result.output}`).toBe(0);
       outputs.push(result.output);

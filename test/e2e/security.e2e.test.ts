@@ -90,9 +90,14 @@ describe('security review regressions over HTTP', () => {
   });
 
   it('writes the client IP and the user id into the access log', async () => {
+    const sessions = testSessions(app.db!.database);
+    const member = await sessions.loginAs('member', await sessions.newOrganization());
     await app.request('/users/me', { headers: { Cookie: `session_id=${sysAdmin.token}`, 'X-Forwarded-For': '::ffff:203.0.113.9', 'X-Request-Id': 'access-log-1' } });
     await app.request('/ping', { headers: { 'X-Forwarded-For': '203.0.113.10', 'X-Request-Id': 'access-log-2' } });
+    // Refused by the role check: still the logged-in user's id, not null.
+    await app.request('/members', { headers: { Cookie: `session_id=${member.token}`, 'X-Request-Id': 'access-log-3' } });
     const lines = app.logs().filter((line) => line.msg === 'request');
+    expect(lines.find((line) => line.request_id === 'access-log-3')).toMatchObject({ user_id: member.userId, status: 403 });
     expect(lines.find((line) => line.request_id === 'access-log-1')).toMatchObject({ ip: '203.0.113.9', user_id: sysAdmin.userId, status: 200 });
     expect(lines.find((line) => line.request_id === 'access-log-2')).toMatchObject({ ip: '203.0.113.10', user_id: null });
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createApiClient, CookieJar, type ApiClient } from '../../app/client';
-import type { RoleName } from '../../core/accounts/role';
+import type { RoleName } from '../../core/access/role';
 import { startTestApp, type TestApp } from './app';
 import { testSessions, type TestSession, type TestSessions } from './sessions';
 

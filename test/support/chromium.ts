@@ -57,3 +57,9 @@ export async function renderPage(url: string, budgetMs = 15_000): Promise<Render
     await rm(profile, { recursive: true, force: true });
   }
 }
+
+/** The browser's path, as playwright-core's `executablePath` wants it (it does not search PATH). */
+export function chromiumExecutable(): string {
+  const found = spawnSync('sh', ['-c', `command -v "${CHROMIUM}"`], { encoding: 'utf8' });
+  return found.stdout.trim() || CHROMIUM;
+}

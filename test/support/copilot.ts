@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { createApiClient, CookieJar, type ApiClient } from '../../app/client';
 import type { Database } from '../../adapters/postgres/database';
-import type { RoleName } from '../../core/accounts/role';
+import type { RoleName } from '../../core/access/role';
 import type { TestApp } from './app';
 import { testSessions, type TestSession } from './sessions';
 

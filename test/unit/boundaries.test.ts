@@ -16,6 +16,9 @@ const EXPECTED: Array<[rule: string, from: string]> = [
   ['core-is-framework-free', 'core/violates-framework-import.ts'],
   ['core-imports-no-outer-layer', 'core/violates-adapter-import.ts'],
   ['core-uses-no-node-io', 'core/violates-node-io.ts'],
+  ['core-follows-declared-order', 'core/shared/violates-declared-order.ts'],
+  ['core-context-is-declared', 'core/accounts/violates-undeclared-context.ts'],
+  ['core-no-circular', 'core/accounts/violates-core-cycle-a.ts'],
   ['adapters-never-import-app', 'adapters/violates-app-import.ts'],
   ['no-production-code-imports-tests', 'app/violates-test-import.ts'],
   ['no-circular', 'adapters/violates-cycle-a.ts'],
@@ -44,11 +47,11 @@ describe('dependency-cruiser layer rules', () => {
   test('files that obey the rules are not reported', () => {
     const offenders = violations.map((v) => v.from).filter((from) => !from.split('/').pop()!.startsWith('violates-'));
     expect(offenders).toEqual([]);
-    expect(result.modules.map((m) => m.source)).toEqual(expect.arrayContaining(['core/clean.ts', 'adapters/adapter.ts']));
+    expect(result.modules.map((m) => m.source)).toEqual(expect.arrayContaining(['core/clean.ts', 'core/accounts/account.ts', 'adapters/adapter.ts']));
   });
 
   test('every rule in the configuration has a fixture that breaks it', () => {
-    expect(ruleNames.sort()).toEqual(EXPECTED.map(([rule]) => rule).sort());
+    expect([...new Set(ruleNames)].sort()).toEqual(EXPECTED.map(([rule]) => rule).sort());
   });
 
   test('the real tree passes `npm run boundaries`', { timeout: 120_000 }, async () => {

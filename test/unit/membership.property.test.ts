@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { precedenceOf, ROLES, type RoleName } from '../../core/accounts/role';
+import { precedenceOf, ROLES, type RoleName } from '../../core/access/role';
 import { AcceptInvitation } from '../../core/organizations/accept-invitation.use-case';
 import { ChangeMemberRole } from '../../core/organizations/change-member-role.use-case';
 import { CreateInvitation } from '../../core/organizations/create-invitation.use-case';

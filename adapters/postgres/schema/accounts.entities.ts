@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { TokenPurpose } from '../../../core/accounts/one-time-token-store.port';
-import type { RoleName } from '../../../core/accounts/role';
+import type { RoleName } from '../../../core/access/role';
 import type { AccountStatus } from '../../../core/accounts/user';
 
 /**

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { RoleName } from '../../../core/accounts/role';
+import type { RoleName } from '../../../core/access/role';
 import { OrganizationSchema, UserSchema } from './accounts.entities';
 
 /**

@@ -15,7 +15,7 @@ import {
   UpdatePasswordRequest,
   UserIdResponse,
 } from '../schemas/account.schemas';
-import { roleView } from '../../../core/accounts/role';
+import { roleView } from '../../../core/access/role';
 import type { Signup } from '../../../core/accounts/signup.use-case';
 import type { SignupOrganization } from '../../../core/accounts/signup-organization.use-case';
 import type { VerifyEmail } from '../../../core/accounts/verify-email.use-case';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { CreditPack } from '../../../core/ai/credit-pack';
+import type { CreditPack } from '../../../core/billing/credit-pack';
 import type { StartCreditPackCheckout } from '../../../core/billing/start-credit-pack-checkout.use-case';
 import type { VerifyCreditPackCheckout } from '../../../core/billing/verify-credit-pack-checkout.use-case';
 import { serviceUnavailable } from '../../../core/shared/domain-error';

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { linkNextPage, NEXT_LINK_HEADER } from '../paging';
 import { defineRoute, type AnyRoute } from '../route';
 import { ListMembersQuery, MemberResponse, UpdateMemberRoleRequest, UserIdParams } from '../schemas/organization.schemas';
-import { roleView } from '../../../core/accounts/role';
+import { roleView } from '../../../core/access/role';
 import type { User } from '../../../core/accounts/user';
 import type { ChangeMemberRole } from '../../../core/organizations/change-member-role.use-case';
 import type { ListMembers } from '../../../core/organizations/list-members.use-case';

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import * as v from 'valibot';
 import type { Context } from 'koa';
 import { linkNextPage, NEXT_LINK_HEADER } from '../paging';
-import type { Caller } from '../../../core/accounts/caller';
+import type { Caller } from '../../../core/access/caller';
 import { defineRoute, type AnyRoute } from '../route';
 import {
   CreateProjectRequest,

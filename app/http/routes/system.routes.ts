@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute, type AnyRoute } from '../route';
-import { DOCS_CSP, DOCS_SCRIPT_PATH, redocBundle, renderDocsPage } from '../docs-page';
+import { DOCS_ASSETS, DOCS_CSP, docsAsset, renderDocsPage, type DocsAsset } from '../docs-page';
 import { ApiIndexResponse, HealthResponse, PongResponse } from '../schemas/system.schemas';
 
 export interface HealthCheck {
@@ -99,7 +99,8 @@ export function systemRoutes(deps: SystemRouteDeps): AnyRoute[] {
       tag: 'System',
       operationId: 'getDocs',
       summary: 'Human-readable API reference',
-      description: "An HTML reference rendered in the browser by Redoc from `/openapi.json`; every script and style it loads is served by this server.",
+      description:
+        "An HTML reference rendered in the browser by Swagger UI from `/openapi.json`, from which every operation can be sent (\"Try it out\"): on this origin, so logging in from the page carries the session to the operations after it. Every script and style it loads is served by this server.",
       access: 'public',
       responses: { 200: { description: 'An HTML page', mediaType: 'text/html' } },
       handler: async ({ ctx }) => {
@@ -108,20 +109,22 @@ export function systemRoutes(deps: SystemRouteDeps): AnyRoute[] {
         return { status: 200, body: renderDocsPage(deps.name) };
       },
     }),
-    defineRoute({
-      method: 'get',
-      path: DOCS_SCRIPT_PATH,
-      tag: 'System',
-      operationId: 'getDocsScript',
-      summary: 'The Redoc bundle the docs page runs',
-      description: 'Served from node_modules/redoc.',
-      access: 'public',
-      hidden: true,
-      responses: { 200: { description: 'JavaScript', mediaType: 'text/javascript' } },
-      handler: async ({ ctx }) => {
-        ctx.type = 'text/javascript; charset=utf-8';
-        return { status: 200, body: await redocBundle() };
-      },
-    }),
+    ...Object.entries(DOCS_ASSETS).map(([name, mediaType]) =>
+      defineRoute({
+        method: 'get',
+        path: `/docs/${name}`,
+        tag: 'System',
+        operationId: `getDocsAsset_${name.replace(/\W/g, '_')}`,
+        summary: `The docs page's ${name}`,
+        description: 'Served from node_modules/swagger-ui-dist, or written by this server.',
+        access: 'public',
+        hidden: true,
+        responses: { 200: { description: 'A file of the page', mediaType } },
+        handler: async ({ ctx }) => {
+          ctx.type = mediaType;
+          return { status: 200, body: await docsAsset(name as DocsAsset) };
+        },
+      }),
+    ),
   ];
 }

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isValidPassword, PASSWORD_MAX, PASSWORD_MIN } from '../../../core/accounts/password-policy';
-import { ROLES } from '../../../core/accounts/role';
+import { ROLES } from '../../../core/access/role';
 import { optionalName, requiredName } from './text.schema';
 import { integer } from './integer-param.schema';
 

@@ -1,7 +1,13 @@
 import type { Clock } from '../shared/clock.port';
 import type { UnitOfWork } from '../shared/unit-of-work.port';
 import type { EmailOutbox } from '../email/email-outbox.port';
-import type { PasswordHasher, TokenGenerator, TokenHasher } from './crypto.port';
+import type { Logger } from '../shared/logger.port';
+import type { PasswordHasher, SecretBox, TokenGenerator, TokenHasher } from './crypto.port';
+import type { IdentityLinkRepository } from './identity-link-repository.port';
+import type { IdentityProvider } from './identity-provider.port';
+import type { PendingInvitations } from './idp-login';
+import type { IdpLoginFlowStore } from './idp-login-flow-store.port';
+import type { StateSigner } from './state-signer.port';
 import type { OneTimeTokenStore } from './one-time-token-store.port';
 import type { OrganizationRepository } from './organization-repository.port';
 import type { SessionStore } from './session-store.port';
@@ -10,7 +16,7 @@ import type { SessionIssuer } from './session-issuer';
 import type { RateLimiter } from '../shared/rate-limiter.port';
 import type { SessionActivity } from './session-activity';
 import type { LoginThrottle } from './login-throttle';
-import type { SignInCompletion } from '../mfa/sign-in-completion';
+import type { SignInCompletion } from './sign-in-completion.port';
 
 /** Every port the accounts use cases draw on; each use case takes the `Pick` it needs. */
 export interface AccountsPorts {
@@ -50,7 +56,25 @@ export interface AccountsSettings {
   baseWebUrl: string;
 }
 
+export interface IdpLoginPorts
+  extends Pick<AccountsPorts, 'users' | 'organizations' | 'sessions' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'unitOfWork'> {
+  provider: IdentityProvider;
+  stateSigner: StateSigner;
+  flows: IdpLoginFlowStore;
+  links: IdentityLinkRepository;
+  /** Seals the PKCE verifier and the nonce under the flow key, which only the signed state carries. */
+  secretBox: SecretBox;
+  /** Absent: in B2B every unknown email is refused. */
+  invitations?: PendingInvitations;
+}
+
+/** What the identity-provider use cases are built from; each takes the `Pick` it needs as its one `deps`. */
+export interface IdpLoginDeps extends IdpLoginPorts {
+  settings: Pick<AccountsSettings, 'mode'>;
+  /** A session, or a second-factor challenge for a user with MFA. */
+  signInCompletion: SignInCompletion;
+  logger: Logger;
+}
+
 export const VERIFY_EMAIL_TTL_SECONDS = 24 * 3600;
 export const RESET_PASSWORD_TTL_SECONDS = 3600;
-
-export const addSeconds = (date: Date, seconds: number): Date => new Date(date.getTime() + seconds * 1000);

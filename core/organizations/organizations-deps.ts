@@ -1,4 +1,4 @@
-import type { AccountsPorts, AccountsSettings } from '../accounts/accounts-ports';
+import type { AccountsPorts, AccountsSettings } from '../accounts/accounts-deps';
 import type { RateLimiter } from '../shared/rate-limiter.port';
 import type { InvitationRepository } from './invitation-repository.port';
 import type { Logger } from '../shared/logger.port';

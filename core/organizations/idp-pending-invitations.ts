@@ -1,7 +1,7 @@
-import type { OrganizationsPorts } from '../organizations/organizations-ports';
-import { redeemInvitation } from '../organizations/redeem-invitation';
+import type { OrganizationsPorts } from './organizations-deps';
+import { redeemInvitation } from './redeem-invitation';
 import { DomainError } from '../shared/domain-error';
-import { IdpLoginFailure, type PendingInvitations } from './idp-login';
+import { IdpLoginFailure, type PendingInvitations } from '../accounts/idp-login';
 
 /**
  * PendingInvitations over the organizations context: the invitation the user picked, redeemed as
