@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { paths } from '../../app/client/api';
@@ -139,5 +140,12 @@ describe('passkeys over HTTP', () => {
     stranger.register({ rp: { id: 'localhost' }, user: { id: 'c3RyYW5nZXI' }, challenge: 'eA' });
     expectApiError(await signIn(browser(app), stranger), 401, 'INVALID_CREDENTIALS');
     expectApiError(await signIn(browser(app), authenticator), 401, 'ACCOUNT_SUSPENDED');
+  });
+
+  it('docs/passkeys.md shows the page the browser test runs, as it is', async () => {
+    const page = await readFile(new URL('../fixtures/passkeys/passkey-page.html', import.meta.url), 'utf8');
+    const doc = await readFile(new URL('../../docs/passkeys.md', import.meta.url), 'utf8');
+
+    expect(doc).toContain('```html\n' + page + '```');
   });
 });
