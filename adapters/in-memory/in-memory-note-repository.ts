@@ -1,7 +1,7 @@
 import type { Note } from '../../core/notes/note';
 import type { NewNote, NoteOwner, NotePatch, NoteRepository } from '../../core/notes/note-repository.port';
 import { UNLIMITED } from '../../core/plans/feature-catalogue';
-import { applyNewestFirstWindow, newestFirst, type ListWindow } from '../../core/shared/list-page';
+import { newestFirstWindow, type ListWindow } from '../../core/shared/list-page';
 import { deleteWhere, type InMemoryStore } from './in-memory-store';
 
 // Rows are handed out as copies so callers can never mutate what is stored.
@@ -20,19 +20,12 @@ export class InMemoryNoteRepository implements NoteRepository {
     store.onDeleteUser((userId) => deleteWhere(this.rows, (note) => note.userId === userId));
   }
 
-  create(owner: NoteOwner, note: NewNote): Promise<Note> {
-    return this.atomically(() => this.insert(owner, note));
-  }
-
   createWithinLimit(owner: NoteOwner, note: NewNote, limit: number): Promise<Note | null> {
     return this.atomically(() => (limit !== UNLIMITED && this.count(owner.organizationId) >= limit ? null : this.insert(owner, note)));
   }
 
   list(owner: NoteOwner, window?: ListWindow): Promise<Note[]> {
-    return this.atomically(() => {
-      const notes = [...this.rows.values()].filter((note) => this.owns(owner, note)).sort(newestFirst);
-      return applyNewestFirstWindow(notes, window).map(copy);
-    });
+    return this.atomically(() => newestFirstWindow(this.rows.values(), (note) => this.owns(owner, note), window).map(copy));
   }
 
   findById(owner: NoteOwner, id: number): Promise<Note | null> {

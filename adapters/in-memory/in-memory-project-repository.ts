@@ -1,7 +1,7 @@
 import { UNLIMITED } from '../../core/plans/feature-catalogue';
 import type { Project } from '../../core/projects/project';
 import type { NewProject, ProjectPatch, ProjectRepository } from '../../core/projects/project-repository.port';
-import { applyNewestFirstWindow, newestFirst, type ListWindow } from '../../core/shared/list-page';
+import { newestFirstWindow, type ListWindow } from '../../core/shared/list-page';
 import { deleteWhere, type InMemoryStore, type Table } from './in-memory-store';
 
 // Rows are handed out as copies so callers can never mutate what is stored.
@@ -20,19 +20,12 @@ export class InMemoryProjectRepository implements ProjectRepository {
     store.onDeleteUser((userId) => deleteWhere(this.rows, (row) => row.userId === userId));
   }
 
-  create(organizationId: number, project: NewProject): Promise<Project> {
-    return this.atomically(() => this.insert(organizationId, project));
-  }
-
   createWithinLimit(organizationId: number, project: NewProject, limit: number): Promise<Project | null> {
     return this.atomically(() => (limit !== UNLIMITED && this.count(organizationId) >= limit ? null : this.insert(organizationId, project)));
   }
 
   list(organizationId: number, window?: ListWindow): Promise<Project[]> {
-    return this.atomically(() => {
-      const projects = [...this.rows.values()].filter((row) => row.organizationId === organizationId).sort(newestFirst);
-      return applyNewestFirstWindow(projects, window).map(copy);
-    });
+    return this.atomically(() => newestFirstWindow(this.rows.values(), (row) => row.organizationId === organizationId, window).map(copy));
   }
 
   findById(organizationId: number, id: number): Promise<Project | null> {

@@ -1,4 +1,5 @@
 import type { NewSession, SessionPrincipal, SessionStore, SessionSummary } from '../../core/accounts/session-store.port';
+import { newestFirstWindow, type ListWindow } from '../../core/shared/list-page';
 import type { InMemoryStore, SessionRow } from './in-memory-store';
 
 const toSummary = (row: SessionRow): SessionSummary => ({
@@ -60,12 +61,9 @@ export class InMemorySessionStore implements SessionStore {
     });
   }
 
-  listLiveForUser(userId: number, now: Date): Promise<SessionSummary[]> {
+  listLiveForUser(userId: number, now: Date, window?: ListWindow): Promise<SessionSummary[]> {
     return this.store.unitOfWork.exclusive(() =>
-      [...this.store.sessions.values()]
-        .filter((row) => row.userId === userId && now.getTime() < row.expiresAt.getTime())
-        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id)
-        .map(toSummary),
+      newestFirstWindow(this.store.sessions.values(), (row) => row.userId === userId && now.getTime() < row.expiresAt.getTime(), window).map(toSummary),
     );
   }
 

@@ -1,4 +1,5 @@
-import type { CheckoutLink, Subscription, SubscriptionState } from '../../core/billing/subscription';
+import type { CheckoutLink, ReportedSubscription, Subscription, SubscriptionState } from '../../core/billing/subscription';
+import { currentSubscription, isLiveStatus } from '../../core/billing/subscription';
 import type { SubscriptionRepository } from '../../core/billing/subscription-repository.port';
 import type { InMemoryStore, Table } from './in-memory-store';
 
@@ -33,16 +34,23 @@ const empty = (organizationId: number, updatedAt: Date): Subscription => ({
 
 /**
  * Billing records in the shared InMemoryStore (it knows which organizations exist, and its
- * transactions cover both tables). Deleting an organization deletes its record.
+ * transactions cover every table). Deleting an organization deletes its record and its
+ * subscriptions' states.
  */
 export class InMemorySubscriptionRepository implements SubscriptionRepository {
   private readonly rows: Map<number, Subscription>;
+  /** Each provider subscription's last reported state, by subscription id. */
+  private readonly reported: Table<ReportedSubscription, string>;
   private readonly events: Table<BillingEventRow, string>;
 
   constructor(private readonly store: InMemoryStore) {
     this.rows = store.table<Subscription>('subscription');
+    this.reported = store.table<ReportedSubscription, string>('billing_subscription');
     this.events = store.table<BillingEventRow, string>('billing_event');
-    store.onDeleteOrganization((organizationId) => this.rows.delete(organizationId));
+    store.onDeleteOrganization((organizationId) => {
+      this.rows.delete(organizationId);
+      for (const [id, state] of this.reported) if (state.organizationId === organizationId) this.reported.delete(id);
+    });
   }
 
   findByOrganization(organizationId: number): Promise<Subscription | null> {
@@ -53,11 +61,7 @@ export class InMemorySubscriptionRepository implements SubscriptionRepository {
   }
 
   findOrganizationByCustomer(customerId: string): Promise<number | null> {
-    return this.store.unitOfWork.exclusive(() => {
-      const matches = [...this.rows.values()].filter((row) => row.customerId === customerId);
-      matches.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || a.organizationId - b.organizationId);
-      return matches[0]?.organizationId ?? null;
-    });
+    return this.store.unitOfWork.exclusive(() => [...this.rows.values()].find((row) => row.customerId === customerId)?.organizationId ?? null);
   }
 
   saveCustomer(organizationId: number, customerId: string, updatedAt: Date): Promise<string | null> {
@@ -65,6 +69,7 @@ export class InMemorySubscriptionRepository implements SubscriptionRepository {
       if (!this.store.organizations.has(organizationId)) return null;
       const stored = this.rows.get(organizationId) ?? empty(organizationId, updatedAt);
       if (stored.customerId) return stored.customerId;
+      this.claimCustomer(organizationId, customerId);
       this.rows.set(organizationId, copy({ ...stored, customerId, updatedAt }));
       return customerId;
     });
@@ -73,17 +78,29 @@ export class InMemorySubscriptionRepository implements SubscriptionRepository {
   applyState(organizationId: number, state: SubscriptionState): Promise<boolean> {
     return this.store.unitOfWork.exclusive(() => {
       if (!this.store.organizations.has(organizationId)) return false;
+      const { customerId, ...reported } = state;
+      const recorded = this.reported.get(state.subscriptionId);
+      if (recorded && (recorded.organizationId !== organizationId || recorded.eventAt.getTime() > state.eventAt.getTime())) return false;
+      this.reported.set(state.subscriptionId, { ...reported, organizationId, eventAt: new Date(state.eventAt), updatedAt: new Date(state.updatedAt) });
       const stored = this.rows.get(organizationId);
-      if (stored?.eventAt && stored.eventAt.getTime() > state.eventAt.getTime()) return false;
-      this.rows.set(organizationId, copy({ organizationId, ...state }));
+      if (!stored?.customerId) this.claimCustomer(organizationId, customerId);
+      const ofOrganization = [...this.reported.values()].filter((row) => row.organizationId === organizationId);
+      const { organizationId: _owner, ...current } = currentSubscription(ofOrganization)!;
+      this.rows.set(organizationId, copy({ organizationId, customerId: stored?.customerId ?? customerId, ...current }));
       return true;
     });
+  }
+
+  holdLiveSubscription(organizationId: number): Promise<boolean> {
+    // Inside a transaction the store's one lock already holds everything until it ends.
+    return this.store.unitOfWork.exclusive(() => isLiveStatus(this.rows.get(organizationId)?.status));
   }
 
   linkCheckout(organizationId: number, link: CheckoutLink): Promise<boolean> {
     return this.store.unitOfWork.exclusive(() => {
       if (!this.store.organizations.has(organizationId)) return false;
       const stored = this.rows.get(organizationId) ?? empty(organizationId, link.updatedAt);
+      if (!stored.customerId && link.customerId) this.claimCustomer(organizationId, link.customerId);
       const provisional = stored.eventAt === null;
       this.rows.set(
         organizationId,
@@ -105,5 +122,11 @@ export class InMemorySubscriptionRepository implements SubscriptionRepository {
       this.events.set(eventId, { eventId, receivedAt: new Date(receivedAt) });
       return true;
     });
+  }
+
+  /** A customer belongs to one organization: what PostgreSQL's unique constraint refuses, refused here too. */
+  private claimCustomer(organizationId: number, customerId: string): void {
+    const owner = [...this.rows.values()].find((row) => row.customerId === customerId && row.organizationId !== organizationId);
+    if (owner) throw new Error(`duplicate key value violates unique constraint: customer ${customerId} belongs to organization ${owner.organizationId}`);
   }
 }

@@ -1,6 +1,6 @@
 import type { RoleName } from '../../core/access/role';
 import type { AccountStatus, User } from '../../core/accounts/user';
-import type { NewUser, UserRepository } from '../../core/accounts/user-repository.port';
+import type { NameChange, NewUser, UserRepository } from '../../core/accounts/user-repository.port';
 import { DomainError } from '../../core/shared/domain-error';
 import { applyWindow, byPosition, type ListWindow } from '../../core/shared/list-page';
 import type { InMemoryStore, UserRow } from './in-memory-store';
@@ -62,6 +62,17 @@ export class InMemoryUserRepository implements UserRepository {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.byEmail(email);
       return row ? toUser(row) : null;
+    });
+  }
+
+  updateName(id: number, change: NameChange): Promise<User | null> {
+    return this.store.unitOfWork.exclusive(() => {
+      const row = this.store.users.get(id);
+      if (!row) return null;
+      if (change.firstName !== undefined) row.firstName = change.firstName;
+      if (change.lastName !== undefined) row.lastName = change.lastName;
+      row.updatedAt = this.store.now();
+      return toUser(row);
     });
   }
 

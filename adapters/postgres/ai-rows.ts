@@ -10,6 +10,13 @@ import type { Tables } from './schema/tables';
 type ReservationRow = Selectable<Tables['ai_reservation']>;
 type UsageRow = Selectable<Tables['llm_usage_log']>;
 
+/** An int8 count as the driver hands it over (text), or a number in memory; beyond 2^53 it cannot be read exactly. */
+export function count(value: string | number): number {
+  const read = Number(value);
+  if (!Number.isSafeInteger(read)) throw new Error(`A token count of ${value} cannot be read exactly`);
+  return read;
+}
+
 export const toReservation = (row: ReservationRow): Reservation => ({
   id: row.id,
   organizationId: row.organization_id,
@@ -18,11 +25,11 @@ export const toReservation = (row: ReservationRow): Reservation => ({
   model: row.model,
   periodStart: new Date(row.period_start),
   allotmentLimit: Number(row.allotment_limit),
-  inputEstimate: row.input_estimate,
-  allotmentTokens: row.allotment_tokens,
-  creditTokens: row.credit_tokens,
-  overageTokens: row.overage_tokens,
-  maxOutputTokens: row.max_output_tokens,
+  inputEstimate: count(row.input_estimate),
+  allotmentTokens: count(row.allotment_tokens),
+  creditTokens: count(row.credit_tokens),
+  overageTokens: count(row.overage_tokens),
+  maxOutputTokens: count(row.max_output_tokens),
   overageAllowed: row.overage_allowed,
   createdAt: new Date(row.created_at),
   expiresAt: new Date(row.expires_at),
@@ -34,11 +41,11 @@ export const toUsageRecord = (row: UsageRow): UsageRecord => ({
   userId: row.user_id,
   feature: row.feature,
   model: row.model,
-  inputTokens: row.input_tokens,
-  outputTokens: row.output_tokens,
-  allotmentTokens: row.allotment_tokens,
-  creditTokens: row.credit_tokens,
-  overageTokens: row.overage_tokens,
+  inputTokens: count(row.input_tokens),
+  outputTokens: count(row.output_tokens),
+  allotmentTokens: count(row.allotment_tokens),
+  creditTokens: count(row.credit_tokens),
+  overageTokens: count(row.overage_tokens),
   costUsd: row.cost_usd === null ? null : Number(row.cost_usd),
   createdAt: new Date(row.created_at),
 });

@@ -4,13 +4,21 @@ import type { Database, PreparedSql } from './database';
 import type { TableName, Tables } from './schema/tables';
 
 /**
- * A list query cut to a `ListWindow`: rows strictly after the position in (created_at, id)
- * order, at most `limit` of them. The query must select from one table with those two columns
- * and be ordered by them ascending; the row comparison then walks an index on them.
+ * A list query cut to a `ListWindow`: rows strictly after the position in the list's order, at
+ * most `limit` of them. The query must select from one table with `created_at` and `id` and be
+ * ordered by them, ascending (the default) or newest first (`created_at desc, id desc`, where
+ * "after a position" means older than it); the row comparison then walks an index on them.
  */
-export function windowed<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, window: ListWindow = {}): SelectQueryBuilder<DB, TB, O> {
+export function windowed<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  window: ListWindow = {},
+  order: 'ascending' | 'newest-first' = 'ascending',
+): SelectQueryBuilder<DB, TB, O> {
   let windowedQuery = query;
-  if (window.after) windowedQuery = windowedQuery.where(sql<boolean>`(created_at, id) > (${window.after.createdAt}, ${window.after.id})`);
+  if (window.after) {
+    const { createdAt, id } = window.after;
+    windowedQuery = windowedQuery.where(order === 'ascending' ? sql<boolean>`(created_at, id) > (${createdAt}, ${id})` : sql<boolean>`(created_at, id) < (${createdAt}, ${id})`);
+  }
   if (window.limit !== undefined) windowedQuery = windowedQuery.limit(window.limit);
   return windowedQuery;
 }

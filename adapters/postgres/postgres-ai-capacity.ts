@@ -5,18 +5,17 @@ import type { UsageRecord } from '../../core/ai/usage-record';
 import type { Period } from '../../core/plans/usage-period';
 import type { Database, PreparedSql } from './database';
 import { toReservation, toUsageRecord } from './ai-rows';
+import { RESERVATION_COLUMNS } from './schema/ai.routines';
 import type { Tables } from './schema/tables';
 
 // Each step is one call of its function (schema/ai.routines.ts): lock, read, decide and write in
 // one statement, so the organization's lock is never held across a round trip.
-// Reserving is on every copilot call's path to its first byte: prepared, so PostgreSQL plans the
+// Reserving outside a copilot call's admission (tests, tools) is prepared too, so PostgreSQL plans the
 // call once per connection, with the columns named (a prepared `select *` fails once a migration
 // changes ai_reservation under a running app).
 const RESERVE: PreparedSql = {
   name: 'ai_reserve_call',
-  text: `select id, organization_id, user_id, feature, model, period_start, allotment_limit, input_estimate, allotment_tokens,
-          credit_tokens, overage_tokens, max_output_tokens, overage_allowed, created_at, expires_at
-     from ai_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+  text: `select ${RESERVATION_COLUMNS.join(', ')} from ai_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 };
 const SETTLE = 'select * from ai_settle($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)';
 const RELEASE = 'select * from ai_release($1, $2)';

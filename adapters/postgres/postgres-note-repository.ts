@@ -4,15 +4,17 @@ import type { ListWindow } from '../../core/shared/list-page';
 import type { Selectable, Updateable } from 'kysely';
 import type { Database, PreparedSql } from './database';
 import { newestFirstList } from './list-window';
+import { columnsOf } from './schema/columns';
 import type { Tables } from './schema/tables';
 
 type NoteRow = Selectable<Tables['note']>;
 
-const LIST = newestFirstList('note', ['organization_id', 'user_id'], ['id', 'organization_id', 'user_id', 'title', 'content', 'created_at', 'updated_at']);
+/** Every column of `note`, from its entity schema. */
+export const NOTE_COLUMNS = columnsOf('note');
+const LIST = newestFirstList('note', ['organization_id', 'user_id'], NOTE_COLUMNS);
 // Prepared: the copilot and the note page read it on every call, and planning a three-condition
 // lookup costs PostgreSQL more than running it. Named columns: a prepared `select *` fails once a
 // migration changes the table under a running app.
-export const NOTE_COLUMNS = ['id', 'organization_id', 'user_id', 'title', 'content', 'created_at', 'updated_at'] as const;
 const FIND_BY_ID: PreparedSql = {
   name: 'note_find_by_id',
   text: `select ${NOTE_COLUMNS.join(', ')} from note where organization_id = $1 and user_id = $2 and id = $3`,
@@ -38,22 +40,6 @@ export const toNote = (row: NoteRow): Note => ({
  */
 export class PostgresNoteRepository implements NoteRepository {
   constructor(private readonly database: Database) {}
-
-  async create(owner: NoteOwner, note: NewNote): Promise<Note> {
-    const row = await this.database.db
-      .insertInto('note')
-      .values({
-        organization_id: owner.organizationId,
-        user_id: owner.userId,
-        title: note.title,
-        content: note.content,
-        created_at: note.createdAt,
-        updated_at: note.createdAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toNote(row);
-  }
 
   async createWithinLimit(owner: NoteOwner, note: NewNote, limit: number): Promise<Note | null> {
     const [row] = await this.database.select<NoteRow>(CREATE_WITHIN_LIMIT, [owner.organizationId, owner.userId, note.title, note.content, note.createdAt, limit]);

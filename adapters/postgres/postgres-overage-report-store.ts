@@ -1,11 +1,13 @@
 import type { DueOverageReport, OverageReportStore } from '../../core/ai/overage-report.port';
+import { count } from './ai-rows';
 import type { Database } from './database';
 import { LeasedOutbox } from './leased-outbox';
 
 interface ClaimedRow {
   usage_id: number;
   organization_id: number;
-  tokens: number;
+  /** int8: text from the driver. */
+  tokens: string | number;
   occurred_at: string | Date;
   attempts: number;
 }
@@ -27,7 +29,7 @@ export class PostgresOverageReportStore implements OverageReportStore {
     return rows.map((row) => ({
       usageId: row.usage_id,
       organizationId: row.organization_id,
-      tokens: row.tokens,
+      tokens: count(row.tokens),
       occurredAt: new Date(row.occurred_at),
       attempts: row.attempts,
     }));

@@ -6,6 +6,7 @@ import type { PlanConflict, PlanRepository, PlanWrite } from '../../core/plans/p
 import type { Selectable, Updateable } from 'kysely';
 import type { Database, PreparedSql } from './database';
 import type { Tables } from './schema/tables';
+import { columnsOf } from './schema/columns';
 
 type PlanRow = Selectable<Tables['plan']>;
 
@@ -25,7 +26,7 @@ export const toPlan = (row: PlanRow): Plan => ({
 // The two reads that resolve an organization's plan on every plan-gated request: prepared, so
 // PostgreSQL plans them once per connection. Named columns, never `select *`: a prepared
 // statement fails once a migration changes the table's columns.
-export const PLAN_COLUMNS = ['id', 'name', 'description', 'features', 'stripe_product_id', 'is_default', 'is_active', 'created_at', 'updated_at'] as const;
+export const PLAN_COLUMNS = columnsOf('plan');
 const FIND_DEFAULT: PreparedSql = { name: 'plan_find_default', text: `select ${PLAN_COLUMNS.join(', ')} from plan where is_default = true` };
 const FIND_BY_PRODUCT: PreparedSql = { name: 'plan_find_by_product', text: `select ${PLAN_COLUMNS.join(', ')} from plan where stripe_product_id = $1` };
 

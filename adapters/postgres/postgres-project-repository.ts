@@ -4,13 +4,14 @@ import type { ListWindow } from '../../core/shared/list-page';
 import type { Selectable, Updateable } from 'kysely';
 import type { Database } from './database';
 import { newestFirstList } from './list-window';
+import { columnsOf } from './schema/columns';
 import { parseTimestamp } from './timestamp';
 import type { Tables } from './schema/tables';
 
 type ProjectRow = Selectable<Tables['project']>;
 
 // Prepared once per connection: the list is the W1 hot path (docs/benchmarks.md).
-const LIST = newestFirstList('project', ['organization_id'], ['id', 'organization_id', 'user_id', 'name', 'description', 'created_at', 'updated_at']);
+const LIST = newestFirstList('project', ['organization_id'], columnsOf('project'));
 const COUNT = 'select count(*)::int as count from project where organization_id = $1';
 // The check and the insert in one statement (schema/quota.routines.ts).
 const CREATE_WITHIN_LIMIT = `select * from project_create_within_limit($1, $2, $3, $4, $5, $6)`;
@@ -31,22 +32,6 @@ const toProject = (row: ProjectRow): Project => ({
  */
 export class PostgresProjectRepository implements ProjectRepository {
   constructor(private readonly database: Database) {}
-
-  async create(organizationId: number, project: NewProject): Promise<Project> {
-    const row = await this.database.db
-      .insertInto('project')
-      .values({
-        organization_id: organizationId,
-        user_id: project.userId,
-        name: project.name,
-        description: project.description,
-        created_at: project.createdAt,
-        updated_at: project.createdAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toProject(row);
-  }
 
   async createWithinLimit(organizationId: number, project: NewProject, limit: number): Promise<Project | null> {
     const [row] = await this.database.select<ProjectRow>(CREATE_WITHIN_LIMIT, [

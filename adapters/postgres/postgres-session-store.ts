@@ -1,7 +1,9 @@
 import type { RoleName } from '../../core/access/role';
 import type { NewSession, SessionPrincipal, SessionStore, SessionSummary } from '../../core/accounts/session-store.port';
 import type { AccountStatus } from '../../core/accounts/user';
+import type { ListWindow } from '../../core/shared/list-page';
 import type { Database, PreparedSql } from './database';
+import { windowed } from './list-window';
 import { parseTimestamp } from './timestamp';
 
 interface PrincipalRow {
@@ -112,15 +114,15 @@ export class PostgresSessionStore implements SessionStore {
     };
   }
 
-  async listLiveForUser(userId: number, now: Date): Promise<SessionSummary[]> {
-    const rows = (await this.database.db
+  async listLiveForUser(userId: number, now: Date, window?: ListWindow): Promise<SessionSummary[]> {
+    const query = this.database.db
       .selectFrom('session')
       .select(['id', 'created_at', 'last_seen_at', 'expires_at', 'user_agent', 'ip'])
       .where('user_id', '=', userId)
       .where('expires_at', '>', now)
       .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute()) as SummaryRow[];
+      .orderBy('id', 'desc');
+    const rows = (await windowed(query, window, 'newest-first').execute()) as SummaryRow[];
     return rows.map(toSummary);
   }
 

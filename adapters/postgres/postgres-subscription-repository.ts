@@ -1,9 +1,10 @@
 import type { CheckoutLink, Subscription, SubscriptionState } from '../../core/billing/subscription';
-import { isSubscriptionStatus } from '../../core/billing/subscription';
+import { LIVE_STATUSES, isSubscriptionStatus } from '../../core/billing/subscription';
 import type { SubscriptionRepository } from '../../core/billing/subscription-repository.port';
 import type { Selectable } from 'kysely';
 import type { Database, PreparedSql } from './database';
 import type { Tables } from './schema/tables';
+import { columnsOf } from './schema/columns';
 
 type SubscriptionRow = Selectable<Tables['subscription']>;
 
@@ -38,16 +39,21 @@ const SAVE_CUSTOMER = `insert into subscription (organization_id, stripe_custome
      updated_at = case when subscription.stripe_customer_id is null then excluded.updated_at else subscription.updated_at end
    returning stripe_customer_id`;
 
-// The conflict branch's `where` drops a state older than the stored one (providers do not deliver in order).
-const APPLY_STATE = `insert into subscription
-     (organization_id, status, stripe_customer_id, stripe_subscription_id, price_id, product_id,
-      current_period_start, current_period_end, cancel_at_period_end, event_at, updated_at)
-   select $1::int, $2::varchar, $3::varchar, $4::varchar, $5::varchar, $6::varchar,
-          $7::timestamptz, $8::timestamptz, $9::boolean, $10::timestamptz, $11::timestamptz ${IF_ORGANIZATION}
-   on conflict (organization_id) do update set
+// Locks the organization's record (creating it with the event's customer if it has none yet), so
+// that its events are recorded and followed one after another.
+const LOCK_RECORD = `insert into subscription (organization_id, stripe_customer_id, cancel_at_period_end, updated_at)
+   select $1::int, $2::varchar, false, $3::timestamptz ${IF_ORGANIZATION}
+   on conflict (organization_id) do update set stripe_customer_id = coalesce(subscription.stripe_customer_id, excluded.stripe_customer_id)
+   returning organization_id`;
+
+// The conflict branch's `where` drops a state older than the one recorded for the same
+// subscription (providers do not deliver in order).
+const RECORD_STATE = `insert into billing_subscription
+     (stripe_subscription_id, organization_id, status, price_id, product_id, current_period_start, current_period_end,
+      cancel_at_period_end, event_at, updated_at)
+   values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+   on conflict (stripe_subscription_id) do update set
      status = excluded.status,
-     stripe_customer_id = excluded.stripe_customer_id,
-     stripe_subscription_id = excluded.stripe_subscription_id,
      price_id = excluded.price_id,
      product_id = excluded.product_id,
      current_period_start = excluded.current_period_start,
@@ -55,8 +61,29 @@ const APPLY_STATE = `insert into subscription
      cancel_at_period_end = excluded.cancel_at_period_end,
      event_at = excluded.event_at,
      updated_at = excluded.updated_at
-    where subscription.event_at is null or subscription.event_at <= excluded.event_at
-   returning organization_id`;
+    where billing_subscription.organization_id = excluded.organization_id and billing_subscription.event_at <= excluded.event_at
+   returning stripe_subscription_id`;
+
+const LIVE = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
+
+// The record follows the current subscription, ranked as core's `currentSubscription` ranks them.
+const FOLLOW_CURRENT = `update subscription set
+     status = current.status,
+     stripe_subscription_id = current.stripe_subscription_id,
+     price_id = current.price_id,
+     product_id = current.product_id,
+     current_period_start = current.current_period_start,
+     current_period_end = current.current_period_end,
+     cancel_at_period_end = current.cancel_at_period_end,
+     event_at = current.event_at,
+     updated_at = current.updated_at
+   from (select * from billing_subscription where organization_id = $1
+         order by status in (${LIVE}) desc, event_at desc, updated_at desc limit 1) current
+   where subscription.organization_id = $1`;
+
+// FOR SHARE holds the live subscription until the caller's transaction ends: an event ending it
+// waits, and one that ended it first is seen (the row is re-read once its lock is granted).
+const HOLD_LIVE = `select 1 from subscription where organization_id = $1 and status in (${LIVE}) for share`;
 
 // A checkout's status is provisional: it holds only while no subscription event was applied.
 const LINK_CHECKOUT = `insert into subscription (organization_id, status, stripe_customer_id, stripe_subscription_id, cancel_at_period_end, updated_at)
@@ -71,19 +98,7 @@ const LINK_CHECKOUT = `insert into subscription (organization_id, status, stripe
 
 // Prepared: every plan-gated request resolves the organization's plan through it. Named columns,
 // never `select *`: a prepared statement fails once a migration changes the table's columns.
-export const SUBSCRIPTION_COLUMNS = [
-  'organization_id',
-  'status',
-  'stripe_customer_id',
-  'stripe_subscription_id',
-  'price_id',
-  'product_id',
-  'current_period_start',
-  'current_period_end',
-  'cancel_at_period_end',
-  'event_at',
-  'updated_at',
-] as const;
+export const SUBSCRIPTION_COLUMNS = columnsOf('subscription');
 const FIND_BY_ORGANIZATION: PreparedSql = {
   name: 'subscription_find_by_organization',
   text: `select ${SUBSCRIPTION_COLUMNS.join(', ')} from subscription where organization_id = $1`,
@@ -99,13 +114,7 @@ export class PostgresSubscriptionRepository implements SubscriptionRepository {
   }
 
   async findOrganizationByCustomer(customerId: string): Promise<number | null> {
-    const row = await this.database.db
-      .selectFrom('subscription')
-      .select('organization_id')
-      .where('stripe_customer_id', '=', customerId)
-      .orderBy('updated_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const row = await this.database.db.selectFrom('subscription').select('organization_id').where('stripe_customer_id', '=', customerId).executeTakeFirst();
     return row?.organization_id ?? null;
   }
 
@@ -114,21 +123,29 @@ export class PostgresSubscriptionRepository implements SubscriptionRepository {
     return rows[0]?.stripe_customer_id ?? null;
   }
 
-  async applyState(organizationId: number, state: SubscriptionState): Promise<boolean> {
-    const rows = await this.database.select(APPLY_STATE, [
-      organizationId,
-      state.status,
-      state.customerId,
-      state.subscriptionId,
-      state.priceId,
-      state.productId,
-      state.currentPeriodStart,
-      state.currentPeriodEnd,
-      state.cancelAtPeriodEnd,
-      state.eventAt,
-      state.updatedAt,
-    ]);
-    return rows.length === 1;
+  applyState(organizationId: number, state: SubscriptionState): Promise<boolean> {
+    return this.database.transaction(async () => {
+      if ((await this.database.select(LOCK_RECORD, [organizationId, state.customerId, state.updatedAt])).length === 0) return false;
+      const recorded = await this.database.select(RECORD_STATE, [
+        state.subscriptionId,
+        organizationId,
+        state.status,
+        state.priceId,
+        state.productId,
+        state.currentPeriodStart,
+        state.currentPeriodEnd,
+        state.cancelAtPeriodEnd,
+        state.eventAt,
+        state.updatedAt,
+      ]);
+      if (recorded.length === 0) return false;
+      await this.database.select(FOLLOW_CURRENT, [organizationId]);
+      return true;
+    });
+  }
+
+  async holdLiveSubscription(organizationId: number): Promise<boolean> {
+    return (await this.database.select(HOLD_LIVE, [organizationId])).length > 0;
   }
 
   async linkCheckout(organizationId: number, link: CheckoutLink): Promise<boolean> {

@@ -1,6 +1,6 @@
 import type { RoleName } from '../../core/access/role';
 import type { AccountStatus, User } from '../../core/accounts/user';
-import type { NewUser, UserRepository } from '../../core/accounts/user-repository.port';
+import type { NameChange, NewUser, UserRepository } from '../../core/accounts/user-repository.port';
 import { DomainError } from '../../core/shared/domain-error';
 import type { Selectable } from 'kysely';
 import type { ListWindow } from '../../core/shared/list-page';
@@ -58,6 +58,20 @@ export class PostgresUserRepository implements UserRepository {
 
   async findByEmail(email: string): Promise<User | null> {
     const row = await this.database.db.selectFrom('app_user').selectAll().where('email', '=', email).executeTakeFirst();
+    return row ? toUser(row) : null;
+  }
+
+  async updateName(id: number, change: NameChange): Promise<User | null> {
+    const row = await this.database.db
+      .updateTable('app_user')
+      .set({
+        ...(change.firstName !== undefined ? { first_name: change.firstName } : {}),
+        ...(change.lastName !== undefined ? { last_name: change.lastName } : {}),
+        updated_at: this.database.now(),
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     return row ? toUser(row) : null;
   }
 

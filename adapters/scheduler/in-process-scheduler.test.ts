@@ -102,6 +102,38 @@ describe('InProcessScheduler', () => {
     await s.stop();
   });
 
+  it('logs an outage once when it begins and once when it ends, whatever the number of jobs and periods', async () => {
+    let down = true;
+    const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const inner = new InMemoryJobRunLedger();
+    const ledger: JobRunLedger = {
+      claimPeriod: async (job, periodStart) => {
+        if (down) throw outage;
+        return inner.claimPeriod(job, periodStart);
+      },
+    };
+    const logger = recordingLogger();
+    const s = new InProcessScheduler({ ledger, clock: new SystemClock(), logger, isOutage: (error) => error === outage });
+    const jobs = [countingJob('a'), countingJob('b', async () => {
+      if (down) throw outage;
+    })];
+    await s.start(jobs);
+
+    await vi.advanceTimersByTimeAsync(20 * PERIOD);
+    expect(logger.lines.map((line) => [line.level, line.message])).toEqual([
+      ['warn', 'jobs paused: a required service is unreachable; each job retries every period'],
+    ]);
+    expect(JSON.stringify(logger.lines)).not.toContain('stack');
+    down = false;
+    await vi.advanceTimersByTimeAsync(3 * PERIOD);
+    expect(jobs[0]!.runs).toBeGreaterThanOrEqual(3);
+    expect(logger.lines.filter((line) => line.level !== 'debug').map((line) => [line.level, line.message])).toEqual([
+      ['warn', 'jobs paused: a required service is unreachable; each job retries every period'],
+      ['info', 'jobs resumed: the service answers again'],
+    ]);
+    await s.stop();
+  });
+
   it('stop() waits for the run in progress, then nothing runs any more', async () => {
     let finish: () => void = () => undefined;
     const job = countingJob('slow', () => new Promise<void>((resolve) => (finish = resolve)));

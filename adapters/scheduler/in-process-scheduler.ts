@@ -8,6 +8,12 @@ export interface InProcessSchedulerDeps {
   ledger: JobRunLedger;
   clock: Clock;
   logger: Logger;
+  /**
+   * Whether a failure means a dependency is down (the database unreachable) rather than a bug.
+   * Such failures are logged once when the outage begins and once when it ends, not once per
+   * job per period with a stack.
+   */
+  isOutage?(error: unknown): boolean;
 }
 
 /**
@@ -27,6 +33,7 @@ export class InProcessScheduler implements Scheduler {
   private readonly running = new Set<string>();
   private readonly active = new Set<Promise<void>>();
   private stopped = false;
+  private inOutage = false;
 
   constructor(private readonly deps: InProcessSchedulerDeps) {}
 
@@ -85,8 +92,11 @@ export class InProcessScheduler implements Scheduler {
     const startedAt = clock.now().getTime();
     const periodStart = new Date(Math.floor(startedAt / job.everyMs) * job.everyMs);
     try {
-      if (!(await ledger.claimPeriod(job.name, periodStart))) return;
+      const claimed = await ledger.claimPeriod(job.name, periodStart);
+      this.outageEnded();
+      if (!claimed) return;
     } catch (error) {
+      if (this.outageBegan(error)) return;
       logger.warn({ job: job.name, err: error }, 'job skipped: could not claim the period');
       return;
     }
@@ -97,7 +107,25 @@ export class InProcessScheduler implements Scheduler {
       if (result) logger.info({ ...fields, ...result }, 'job ran');
       else logger.debug(fields, 'job ran');
     } catch (error) {
+      if (this.outageBegan(error)) return;
       logger.error({ job: job.name, period_start: periodStart.toISOString(), err: error }, 'job failed; it runs again next period');
     }
+  }
+
+  /** True when `error` is an outage: the first one logs one line, the rest of the outage stays quiet. */
+  private outageBegan(error: unknown): boolean {
+    if (!this.deps.isOutage?.(error)) return false;
+    if (!this.inOutage) {
+      this.inOutage = true;
+      const cause = error instanceof Error ? error.message : String(error);
+      this.deps.logger.warn({ cause }, 'jobs paused: a required service is unreachable; each job retries every period');
+    }
+    return true;
+  }
+
+  private outageEnded(): void {
+    if (!this.inOutage) return;
+    this.inOutage = false;
+    this.deps.logger.info({}, 'jobs resumed: the service answers again');
   }
 }

@@ -8,6 +8,7 @@ import type {
   MeterEvent,
   PaymentCheckoutRequest,
   PortalRequest,
+  ProviderPrice,
 } from '../../core/billing/billing-provider.port';
 import { DomainError, serviceUnavailable } from '../../core/shared/domain-error';
 import { isWellFormedEvent, toBillingEvent, toCheckoutSessionState } from './stripe-events';
@@ -35,8 +36,8 @@ function hostOptions(apiBaseUrl: string | undefined) {
 }
 
 /**
- * Stripe object ids are letters, digits and underscores. Anything else cannot name a session, and
- * must not reach the URL: an empty id would ask for the session list instead.
+ * Stripe object ids are letters, digits and underscores. Anything else cannot name a session or a
+ * price, and must not reach the URL: an empty id would ask for the list instead.
  */
 const STRIPE_ID = /^\w{1,255}$/;
 
@@ -69,6 +70,18 @@ export class StripeBillingProvider implements BillingProvider {
       ),
     );
     return { customerId: customer.id };
+  }
+
+  async findPrice(priceId: string): Promise<ProviderPrice | null> {
+    if (!STRIPE_ID.test(priceId)) return null;
+    try {
+      const price = await this.stripe.prices.retrieve(priceId);
+      const productId = typeof price.product === 'string' ? price.product : price.product.id;
+      return { id: price.id, productId, active: price.active };
+    } catch (error) {
+      if (isUnknownId(error)) return null;
+      throw toDomainError(error);
+    }
   }
 
   async createCheckoutSession(request: CheckoutRequest): Promise<{ url: string }> {
@@ -146,18 +159,37 @@ export class StripeBillingProvider implements BillingProvider {
   }
 
   parseWebhook(rawBody: string, signatureHeader: string): BillingEvent {
+    // The SDK throws plain errors (not its verification error) on some malformed headers, such as
+    // an empty `v1=`: a header of the wrong shape is refused before it reaches the SDK.
+    if (!isSignatureHeader(signatureHeader)) throw badSignature();
     let event: Stripe.Event;
     try {
       event = this.stripe.webhooks.constructEvent(rawBody, signatureHeader, this.options.webhookSecret);
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
-        throw new DomainError('INVALID_WEBHOOK_SIGNATURE', 'The Stripe-Signature header is missing or does not match the body');
-      }
-      throw error;
+      // Verified bytes that are not JSON: the sender's bug, not a forgery.
+      if (error instanceof SyntaxError) throw malformedEvent();
+      // The SDK only verifies and parses here: whatever else it throws is about the header.
+      throw badSignature();
     }
-    if (!isWellFormedEvent(event)) throw new DomainError('INVALID_WEBHOOK_EVENT', 'The event is signed but not a Stripe event this service can read');
+    if (!isWellFormedEvent(event)) throw malformedEvent();
     return toBillingEvent(event);
   }
+}
+
+const badSignature = () => new DomainError('INVALID_WEBHOOK_SIGNATURE', 'The Stripe-Signature header is missing or does not match the body');
+const malformedEvent = () => new DomainError('INVALID_WEBHOOK_EVENT', 'The event is signed but not a Stripe event this service can read');
+
+/**
+ * Stripe's header: comma-separated `key=value` pairs, one `t=<unix seconds>`, and at least one
+ * `v1=<64 hex digits>` (HMAC-SHA256); other schemes (`v0`) may be present and are not checked.
+ */
+function isSignatureHeader(header: string): boolean {
+  const pairs = header.split(',').map((part) => /^([a-z]\w{0,15})=([^=,]+)$/.exec(part));
+  if (pairs.some((pair) => pair === null)) return false;
+  const values = (key: string) => pairs.filter((pair) => pair![1] === key).map((pair) => pair![2]!);
+  const timestamps = values('t');
+  const signatures = values('v1');
+  return timestamps.length === 1 && /^\d{1,12}$/.test(timestamps[0]!) && signatures.length > 0 && signatures.every((value) => /^[0-9a-f]{64}$/.test(value));
 }
 
 function urlOf(session: Stripe.Checkout.Session): string {
@@ -194,8 +226,8 @@ function refusedPrice(error: unknown): unknown {
 }
 
 /**
- * Stripe answers an id it has no session for with 404 `resource_missing` ("No such
- * checkout.session"), and one it cannot parse with "Invalid checkout.session id" (400 or 404).
+ * Stripe answers an id it has no object for with 404 `resource_missing` ("No such
+ * checkout.session", "No such price"), and one it cannot parse with "Invalid … id" (400 or 404).
  * The request carries nothing but the id, so either refusal is about the id.
  */
 function isUnknownId(error: unknown): boolean {

@@ -170,7 +170,7 @@ export interface paths {
         put?: never;
         /**
          * Mark the email verified with the emailed token
-         * @description Takes the `token` from the emailed link (`…/verify-email?token=…`). A token is single-use and lasts 24 hours; a used, expired or unknown one is 400 `INVALID_TOKEN`.
+         * @description Takes the `token` from the emailed link (`…/verify-email?token=…`) in the body, or in the query string for a page that posts the link as it is (`POST /auth/verify-email?token=…` with no body); a token in the body wins. The query string is never logged. A token is single-use and lasts 24 hours; a used, expired or unknown one is 400 `INVALID_TOKEN`.
          *
          *     **Access:** public.
          */
@@ -327,7 +327,13 @@ export interface paths {
          *     **Access:** `readonly` or above (session cookie).
          */
         get: operations["getCurrentUser"];
-        put?: never;
+        /**
+         * Change your own first and last name
+         * @description Sets the names given: each is trimmed and 1..100 characters of one line (control characters are refused), or `null` to clear it. A name left out keeps its value; at least one must be given, and any other field is refused (422). Answers the `/users/me` shape.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
+        put: operations["updateCurrentUser"];
         post?: never;
         delete?: never;
         options?: never;
@@ -410,7 +416,7 @@ export interface paths {
         };
         /**
          * List the caller's organization's projects, newest first
-         * @description Newest first. With `limit`, one page, and `Link: <…>; rel="next"` while more remain: follow it as it is (its `cursor` is opaque). Without `limit`, every project of the organization, streamed: the server reads them 500 at a time, so a large organization costs it one page of memory, not the whole list. Prefer `limit` in user interfaces.
+         * @description Newest first. With `limit`, one page, and `Link: <…>; rel="next"` while more remain: follow it as it is (its `cursor` is opaque). Without `limit`, every project of the organization, streamed: the server reads them 500 at a time, so a large organization costs it one batch of memory, not the whole list. Prefer `limit` in user interfaces.
          *
          *     **Access:** `readonly` or above (session cookie).
          */
@@ -761,7 +767,7 @@ export interface paths {
         get: operations["getOrganizationSettings"];
         /**
          * Change any of the settings; unknown keys are refused
-         * @description Changes any of the settings sent; unknown keys or wrong types are 422. With `require_mfa` on, members without MFA get 403 `MFA_REQUIRED` on every route but their account, session and MFA routes. Each change is logged with who made it.
+         * @description Changes any of the settings sent; unknown keys or wrong types are 422. `overage_enabled` may be switched on only while the organization has a live subscription (active, trialing, past_due) to bill the overage on, else 409 `CONFLICT` (`reason: no_live_subscription`); it goes off by itself when the subscription ends. With `require_mfa` on, members without MFA get 403 `MFA_REQUIRED` on every route but their account, session and MFA routes. Each change is logged with who made it.
          *
          *     **Access:** `org_admin` or above (session cookie).
          */
@@ -784,9 +790,9 @@ export interface paths {
         put?: never;
         /**
          * Start a Stripe Checkout that subscribes the caller's organization to a price
-         * @description Starts a Stripe Checkout in subscription mode for `price_id`: redirect the user to `url`. The organization's Stripe customer is created on first need. 503 `SERVICE_UNAVAILABLE` while Stripe is not configured.
+         * @description Starts a Stripe Checkout in subscription mode for `price_id`: redirect the user to `url`. `price_id` must be an active Stripe price of an active plan's product, else 422 on `body.price_id`. While the organization has a live subscription (active, trialing, past_due): 409 `CONFLICT` (`reason: subscription_exists`); plans change in the billing portal. The organization's Stripe customer is created on first need. 503 `SERVICE_UNAVAILABLE` while Stripe is not configured.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie).
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -1278,7 +1284,7 @@ export interface paths {
         };
         /**
          * List the caller's notes, newest first
-         * @description The caller's own notes, newest first. With `limit`, one page and `Link: <…>; rel="next"` while more remain; without it, all of them.
+         * @description The caller's own notes, newest first. With `limit`, one page and `Link: <…>; rel="next"` while more remain; follow it as it is (its `cursor` is opaque). Without `limit`, all of them, streamed: the server reads them 50 at a time, so a long list costs it one batch of memory, not the whole list.
          *
          *     **Access:** `member` or above (session cookie).
          */
@@ -1651,13 +1657,17 @@ export interface components {
             ai_overage_enabled?: boolean;
         };
         TokenRequest: {
-            token: string;
+            token?: string;
         };
         TopUser: {
             user_id: number;
             email: string;
             /** @description Tokens */
             tokens: number;
+        };
+        UpdateCurrentUserRequest: {
+            first_name?: string | null;
+            last_name?: string | null;
         };
         UpdateMemberRoleRequest: {
             role: components["schemas"]["RoleName"];
@@ -1807,6 +1817,7 @@ export type SystemSettings = components['schemas']['SystemSettings'];
 export type SystemSettingsRequest = components['schemas']['SystemSettingsRequest'];
 export type TokenRequest = components['schemas']['TokenRequest'];
 export type TopUser = components['schemas']['TopUser'];
+export type UpdateCurrentUserRequest = components['schemas']['UpdateCurrentUserRequest'];
 export type UpdateMemberRoleRequest = components['schemas']['UpdateMemberRoleRequest'];
 export type UpdatePasswordRequest = components['schemas']['UpdatePasswordRequest'];
 export type UpdateProjectRequest = components['schemas']['UpdateProjectRequest'];
@@ -2132,12 +2143,14 @@ export interface operations {
     };
     verifyEmail: {
         parameters: {
-            query?: never;
+            query?: {
+                token?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["TokenRequest"];
             };
@@ -2656,6 +2669,86 @@ export interface operations {
             };
             /** @description ACCESS_DENIED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateCurrentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCurrentUserRequest"];
+            };
+        };
+        responses: {
+            /** @description The current user, renamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4265,6 +4358,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -4338,6 +4440,15 @@ export interface operations {
             };
             /** @description ACCESS_DENIED, MFA_REQUIRED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

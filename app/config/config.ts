@@ -29,6 +29,8 @@ export interface AppConfig {
   redisKeyPrefix: string;
   /** Apply pending migrations at startup (PostgreSQL server); otherwise refuse to start with them pending. */
   migrateOnStart: boolean;
+  /** How long startup waits for an unreachable APP_DATABASE_URL before giving up. */
+  databaseStartupWaitSeconds: number;
   sessionPruneIntervalSeconds: number;
   trustedProxyHops: number;
   sessionCookieName: string;
@@ -121,6 +123,7 @@ const rawSchema = v.object({
   ),
   APP_BULLMQ_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1..64 of A-Z a-z 0-9 _ . -')), 'tenantkit'),
   APP_MIGRATE_ON_START: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
+  APP_DATABASE_STARTUP_WAIT_SECONDS: v.optional(intIn(0, 600), '10'),
   APP_SESSION_PRUNE_INTERVAL_SECONDS: v.optional(intIn(1, 86_400), '3600'),
   APP_TRUSTED_PROXY_HOPS: v.optional(intIn(0, 32), '1'),
   APP_SESSION_COOKIE_NAME: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be a valid cookie name')), 'session_id'),
@@ -285,6 +288,7 @@ function build(raw: Raw): LoadedConfig {
     rateLimitStorageUri: raw.APP_RATE_LIMIT_STORAGE_URI,
     redisKeyPrefix: raw.APP_BULLMQ_PREFIX,
     migrateOnStart: raw.APP_MIGRATE_ON_START === 'true',
+    databaseStartupWaitSeconds: raw.APP_DATABASE_STARTUP_WAIT_SECONDS,
     sessionPruneIntervalSeconds: raw.APP_SESSION_PRUNE_INTERVAL_SECONDS,
     trustedProxyHops: raw.APP_TRUSTED_PROXY_HOPS,
     sessionCookieName: raw.APP_SESSION_COOKIE_NAME,

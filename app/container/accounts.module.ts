@@ -24,6 +24,7 @@ import { ForgotPassword } from '../../core/accounts/forgot-password.use-case';
 import { ResetPassword } from '../../core/accounts/reset-password.use-case';
 import { UpdatePassword } from '../../core/accounts/update-password.use-case';
 import { GetCurrentUser } from '../../core/accounts/get-current-user.use-case';
+import { UpdateProfile } from '../../core/accounts/update-profile.use-case';
 import { ListSessions } from '../../core/accounts/list-sessions.use-case';
 import { RevokeSession } from '../../core/accounts/revoke-session.use-case';
 import { RevokeOtherSessions } from '../../core/accounts/revoke-other-sessions.use-case';
@@ -101,6 +102,7 @@ export function accountsModule(): ContainerModule {
         resetPassword: new ResetPassword(deps),
         updatePassword: new UpdatePassword(deps),
         getCurrentUser: new GetCurrentUser(deps),
+        updateProfile: new UpdateProfile(deps),
         listSessions: new ListSessions(deps),
         revokeSession: new RevokeSession(deps),
         revokeOtherSessions: new RevokeOtherSessions(deps),

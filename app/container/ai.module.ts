@@ -6,26 +6,24 @@ import { systemSettingsRoutes } from '../http/routes/settings.routes';
 import { usageRoutes } from '../http/routes/usage.routes';
 import { OpenAiLanguageModel } from '../../adapters/openai/openai-language-model';
 import { PostgresAiCapacity } from '../../adapters/postgres/postgres-ai-capacity';
-import { PostgresCopilotReader } from '../../adapters/postgres/postgres-copilot-reader';
+import { PostgresCopilotAdmission } from '../../adapters/postgres/postgres-copilot-admission';
 import { PostgresCreditLedger } from '../../adapters/postgres/postgres-credit-ledger';
-import { PostgresModelPriceRepository } from '../../adapters/postgres/postgres-model-price-repository';
 import { PostgresOverageReportStore } from '../../adapters/postgres/postgres-overage-report-store';
 import { PostgresSystemSettingsRepository } from '../../adapters/postgres/postgres-system-settings-repository';
 import { PostgresUsageLog } from '../../adapters/postgres/postgres-usage-log';
 import type { AiDeps } from '../../core/ai/ai-deps';
 import { GetUsageSummary } from '../../core/ai/get-usage-summary.use-case';
-import { ImproveNote } from '../../core/ai/improve-note.use-case';
 import type { LanguageModel } from '../../core/ai/language-model.port';
 import { ListTopUsers } from '../../core/ai/list-top-users.use-case';
 import { ListUsageHistory } from '../../core/ai/list-usage-history.use-case';
+import { RunCopilotCall } from '../../core/ai/run-copilot-call.use-case';
 import { ReleaseExpiredReservations } from '../../core/ai/release-expired-reservations.use-case';
-import { SummarizeNote } from '../../core/ai/summarize-note.use-case';
 import { GetSystemSettings, UpdateSystemSettings } from '../../core/ai/system-settings.use-case';
 import { EffectivePlanResolver } from '../../core/plans/effective-plan';
 
 /**
- * The longest a copilot call may stream before the edge aborts it (it is then charged for what
- * it used). A 2,000-token answer takes well under a minute at the speeds models write.
+ * The longest a copilot call may stream before it is aborted (it is then charged for what it
+ * used). A 2,000-token answer takes well under a minute at the speeds models write.
  */
 export const COPILOT_MAX_CALL_MS = 180_000;
 /**
@@ -62,26 +60,22 @@ export function aiModule(): ContainerModule {
       const config = ctx.get(TOKENS.Config);
       const database = ctx.get(TOKENS.Database);
       return {
-        notes: ctx.get(TOKENS.NoteRepository),
         model: languageModel(config),
         capacity: ctx.get(TOKENS.AiCapacity),
         plans: new EffectivePlanResolver({ plans: ctx.get(TOKENS.PlanRepository), subscriptions: ctx.get(TOKENS.SubscriptionRepository), clock: ctx.get(TOKENS.Clock) }),
-        organizations: ctx.get(TOKENS.OrganizationRepository),
+        admission: new PostgresCopilotAdmission(database),
         systemSettings: ctx.get(TOKENS.SystemSettingsRepository),
-        reader: new PostgresCopilotReader(database),
-        prices: new PostgresModelPriceRepository(database),
         usageLog: new PostgresUsageLog(database),
         overageReports: ctx.get(TOKENS.OverageReportStore),
         clock: ctx.get(TOKENS.Clock),
         logger: ctx.get(TOKENS.Logger),
-        settings: { model: config.openai?.model ?? 'gpt-5-mini', reservationTtlMs: RESERVATION_TTL_MS, modelSetting: 'APP_OPENAI_API_KEY' },
+        settings: { model: config.openai?.model ?? 'gpt-5-mini', maxCallMs: COPILOT_MAX_CALL_MS, reservationTtlMs: RESERVATION_TTL_MS, modelSetting: 'APP_OPENAI_API_KEY' },
       };
     });
     bind(TOKENS.AiUseCases).toDynamicValue((ctx) => {
       const deps = ctx.get(TOKENS.AiDeps);
       return {
-        improveNote: new ImproveNote(deps),
-        summarizeNote: new SummarizeNote(deps),
+        runCopilotCall: new RunCopilotCall(deps),
         getUsageSummary: new GetUsageSummary(deps),
         listUsageHistory: new ListUsageHistory(deps),
         listTopUsers: new ListTopUsers(deps),
@@ -91,7 +85,7 @@ export function aiModule(): ContainerModule {
       };
     });
 
-    bind(TOKENS.Routes).toDynamicValue((ctx) => copilotRoutes(ctx.get(TOKENS.AiUseCases), { maxCallMs: COPILOT_MAX_CALL_MS }));
+    bind(TOKENS.Routes).toDynamicValue((ctx) => copilotRoutes(ctx.get(TOKENS.AiUseCases)));
     bind(TOKENS.Routes).toDynamicValue((ctx) => usageRoutes(ctx.get(TOKENS.AiUseCases), { baseApiUrl: ctx.get(TOKENS.Config).baseApiUrl }));
     bind(TOKENS.Routes).toDynamicValue((ctx) => systemSettingsRoutes(ctx.get(TOKENS.AiUseCases)));
   });

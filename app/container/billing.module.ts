@@ -14,6 +14,7 @@ import type { BillingProvider } from '../../core/billing/billing-provider.port';
 import { HandleBillingWebhook } from '../../core/billing/handle-billing-webhook.use-case';
 import { OpenBillingPortal } from '../../core/billing/open-billing-portal.use-case';
 import { StartCheckout } from '../../core/billing/start-checkout.use-case';
+import { PlanProducts } from '../../core/plans/plan-products';
 
 function stripeProvider(config: AppConfig): BillingProvider {
   if (!config.stripe) throw new Error('Stripe is not configured');
@@ -36,6 +37,7 @@ export function billingModule(): ContainerModule {
       const deps: BillingDeps = {
         provider: ctx.get(TOKENS.BillingProvider),
         subscriptions: ctx.get(TOKENS.SubscriptionRepository),
+        products: new PlanProducts(ctx.get(TOKENS.PlanRepository)),
         organizations: ctx.get(TOKENS.OrganizationRepository),
         creditPacks: ctx.get(TOKENS.CreditPackFulfilment),
         packs: ctx.get(TOKENS.Config).ai.creditPacks,

@@ -12,6 +12,7 @@ import { createMailer } from './mailer-factory';
 import { DevMailbox, MAILBOX_CAPACITY } from '../../adapters/email/dev-mailbox';
 import { rateLimitRedisOptions } from '../../adapters/rate-limit/flexible-rate-limiter';
 import { resolveEncryptionKey } from '../config/encryption-key';
+import { waitForDatabase } from './database-startup';
 
 /** Long-lived connections opened before the container is built, and closed after it. */
 export interface Infrastructure {
@@ -132,6 +133,9 @@ export async function openInfrastructure(
     const orm = await openOrm(embedded ? { embedded: embedded.connection } : { clientUrl: config.databaseUrl });
     const database = new Database(orm, clock);
     try {
+      if (config.databaseUrl) {
+        await waitForDatabase(() => database.ping(), { url: config.databaseUrl, waitSeconds: config.databaseStartupWaitSeconds, logger });
+      }
       await bringSchemaUpToDate(orm, config, Boolean(embedded), logger);
     } catch (error) {
       await database.close();

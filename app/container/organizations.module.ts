@@ -43,6 +43,7 @@ export function organizationsModule(): ContainerModule {
         rateLimiter: ctx.get(TOKENS.RateLimiter),
         settings: ctx.get(TOKENS.AccountsSettings),
         logger: ctx.get(TOKENS.Logger),
+        meteredBilling: ctx.get(TOKENS.SubscriptionRepository),
       };
       return {
         createOrganization: new CreateOrganization(deps),

@@ -8,6 +8,7 @@ import { allowedRequestOrigins } from './middleware/cross-site';
 import { requestContext } from './middleware/request-context';
 import { securityHeaders } from './middleware/security-headers';
 import { buildRouter, type RouterDeps } from './router';
+import { canonicalPath } from './middleware/canonical-path';
 import type { AnyRoute } from './route';
 
 export interface HttpAppDeps extends Omit<RouterDeps, 'allowedOrigins'> {
@@ -35,7 +36,8 @@ function withoutOriginSkipped(cors: Middleware, allowedOrigins: ReadonlySet<stri
 }
 
 /**
- * The middleware order is the design: request id and access log outermost, then what happens to
+ * The middleware order is the design: the canonical path first (everything below sees it),
+ * request id and access log outermost, then what happens to
  * a body the answer did not need (it sees the final status), then headers that
  * every response must carry, then the single error mapper, then CORS, the body size limit and routes
  * (which parse a body only once a route has matched and the caller is known).
@@ -45,6 +47,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.silent = true; // errors are logged by errorHandler, with their error id
   const allowedOrigins = new Set(deps.config.corsOrigins);
 
+  app.use(canonicalPath());
   app.use(requestContext(deps.logger, deps.clientIp));
   app.use(unreadBodyDisposal());
   app.use(securityHeaders({ hsts: deps.config.environment !== 'dev' }));

@@ -49,7 +49,8 @@ an operation's *access* names the lowest role it accepts.
 **Errors.** Every error is an \`ErrorResponse\` with a stable \`code\`; \`details\` maps each invalid field
 (\`body.name\`, \`query.limit\`, \`path.project_id\`) to its message on a 422. A 429 or 503 carries \`Retry-After\`.
 
-**Requests.** Bodies are JSON (\`Content-Type: application/json\`, at most 1 MiB); unknown fields are ignored.
+**Requests.** Bodies are JSON (\`Content-Type: application/json\`, at most 1 MiB); unknown fields are ignored unless a route says it refuses them.
+An empty body (\`Content-Length: 0\`, whatever its \`Content-Type\`) is no body. A path with one trailing slash is served as the path without it.
 Lists take an optional \`limit\` and an opaque \`cursor\` and send \`Link: <…>; rel="next"\` while more remain.
 A \`201 Created\` names the new resource in \`Location\`.`;
 
@@ -170,7 +171,7 @@ function operation(route: AnyRoute, input: (s: v.GenericSchema) => JsonSchema, o
     parameters: [...parameters(route.params, 'path', input), ...parameters(route.query, 'query', input)],
   };
   if (route.body) {
-    op.requestBody = { required: true, content: { 'application/json': { schema: input(route.body) } } };
+    op.requestBody = { required: !route.bodyOptional, content: { 'application/json': { schema: input(route.body) } } };
   }
   op.responses = responses(route, output);
   op.security = route.access === 'public' ? [] : [{ sessionCookie: [] }];

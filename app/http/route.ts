@@ -74,6 +74,8 @@ export interface RouteDefinition<
    */
   rateLimit?: { bucket: string; rule: string; per?: 'ip' | 'user' };
   body?: B;
+  /** The body may be left out (described as not required); the handler then decides what is missing. */
+  bodyOptional?: boolean;
   params?: P;
   query?: Q;
   responses: Record<number, ResponseSpec>;

@@ -65,13 +65,22 @@ describe('routing', () => {
     expect((await call('HEAD', '/things/special')).status).toBe(200);
   });
 
+  it('serves a path ending in one slash as the path without it, query kept; never a doubled slash', async () => {
+    expect((await call('GET', '/things/special/?limit=3')).body).toMatchObject({ answer: 'special-get', query: { limit: '3' } });
+    expect((await call('GET', '/things/7/')).body).toMatchObject({ answer: 'param-get', params: { thing_id: '7' } });
+    expect((await call('POST', '/things/special/')).body).toMatchObject({ answer: 'param', params: { thing_id: 'special' } });
+    expect((await call('GET', '/things/7//')).status).toBe(404);
+    expect((await call('GET', '/nothing/')).status).toBe(404);
+  });
+
   it('lets a parameter route registered first keep a fixed path it matches', async () => {
     expect((await call('POST', '/things/special')).body).toMatchObject({ answer: 'param', params: { thing_id: 'special' } });
   });
 
   it('answers 404 and 405 as before: unknown path, known path with another method, OPTIONS', async () => {
     expect((await call('GET', '/nothing')).status).toBe(404);
-    expect((await call('GET', '/things/special/')).status).toBe(404);
+    expect((await call('GET', '/things/special//')).status).toBe(404);
+    expect((await call('GET', '//things/special')).status).toBe(404);
     expect((await call('GET', '/Things/special')).status).toBe(404);
     const wrong = await call('DELETE', '/things/special');
     expect(wrong.status).toBe(405);

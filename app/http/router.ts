@@ -8,7 +8,7 @@ import { HttpError, noSuchRoute } from './http-error';
 import { parseRateRule, type RateLimiter, type RateRule } from '../../core/shared/rate-limiter.port';
 import type { AnyRoute } from './route';
 import { locateInputFields, parseOrThrow } from './validation';
-import { jsonBodyReader } from './middleware/body';
+import { bodyIsEmpty, jsonBodyReader } from './middleware/body';
 import { rateLimitKey } from './client-ip';
 import { assertNotCrossSite } from './middleware/cross-site';
 
@@ -25,7 +25,7 @@ export interface RouterDeps {
  * Mounts route definitions. Per request, in order: the cross-site check, rate limit (before anything costly), session
  * authentication and the role guard, then path/query/body validation, then the handler, whose
  * VALIDATION_ERROR fields (named after the use case's input) are mapped to where the request
- * carried them. No trailing-slash variants; an unknown path answers 404 NOT_FOUND and a known path with another
+ * carried them. Paths match exactly (a trailing slash is taken off before, by canonicalPath); an unknown path answers 404 NOT_FOUND and a known path with another
  * method 405 METHOD_NOT_ALLOWED with `Allow`.
  */
 export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Middleware[] {
@@ -39,7 +39,7 @@ export function buildRouter(routes: readonly AnyRoute[], deps: RouterDeps): Midd
     const segment = firstSegment(route.path);
     if (/[{}:*]/.test(segment)) throw new Error(`${route.operationId}: a route path must start with a fixed segment (${route.path})`);
     let router = routers.get(segment);
-    // Paths match exactly: no trailing-slash variants, no case variants: one URL per resource, so caches and rate limits see one key.
+    // Paths match exactly (no case variants; a trailing slash is gone by now): one URL per resource, so caches and rate limits see one key.
     if (!router) routers.set(segment, (router = new Router({ strict: true, sensitive: true })));
     const path = route.path.replace(/\{(\w+)\}/g, ':$1');
     for (const method of [route.method, ...(route.alsoMethods ?? [])]) {
@@ -111,16 +111,17 @@ function firstSegment(path: string): string {
 const readJsonBody = jsonBodyReader();
 
 /**
- * A body sent to a JSON route with another media type (a form, text/plain, none at all) is
- * refused as such: parsing it as JSON, or as nothing, would answer a misleading "Required".
- * `ctx.is` is null when the request has no body, which the schema then judges.
+ * A body sent to a JSON route with another media type (a form, text/plain) is refused as such:
+ * parsing it as JSON, or as nothing, would answer a misleading "Required". An empty body is no
+ * body, whatever its headers say (a browser posting nothing sends `Content-Length: 0` and no
+ * `Content-Type`): the schema judges it, as `{}`. Resolves whether the body is empty.
  */
-function requireJsonBody(ctx: Context): void {
-  if (ctx.is('json', '+json') === false) {
-    throw new HttpError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (Content-Type: application/json)', {
-      content_type: ctx.get('Content-Type') || null,
-    });
-  }
+async function requireJsonOrEmptyBody(ctx: Context): Promise<boolean> {
+  if (ctx.is('json', '+json') !== false) return false;
+  if (await bodyIsEmpty(ctx)) return true;
+  throw new HttpError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (Content-Type: application/json)', {
+    content_type: ctx.get('Content-Type') || null,
+  });
 }
 
 const NOT_AN_OBJECT = () => new DomainError('VALIDATION_ERROR', 'The request is invalid', { body: 'Must be a JSON object' });
@@ -155,12 +156,12 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
     }
     const params = route.params ? parseOrThrow(route.params, ctx.params, 'path') : undefined;
     const query = route.query ? (noQuery && ctx.querystring === '' ? {} : parseOrThrow(route.query, ctx.query, 'query')) : undefined;
-    if (route.body && !route.rawBody) requireJsonBody(ctx);
-    if (route.body || route.rawBody) await readJsonBody(ctx);
+    const empty = route.body && !route.rawBody ? await requireJsonOrEmptyBody(ctx) : false;
+    if ((route.body || route.rawBody) && !empty) await readJsonBody(ctx);
     let body;
     if (route.body && !route.rawBody) {
-      // Every request body is a JSON object; valibot's object() would also accept an array.
-      const input: unknown = ctx.request.body;
+      // Every request body is a JSON object; valibot's object() would also accept an array. No bytes at all is no body: `{}`.
+      const input: unknown = empty || ctx.request.rawBody === '' ? {} : ctx.request.body;
       if (typeof input !== 'object' || input === null || Array.isArray(input)) throw NOT_AN_OBJECT();
       body = parseOrThrow(route.body, input, 'body');
     }

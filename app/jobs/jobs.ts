@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { AppConfig } from '../config/config';
 import type { Infrastructure } from '../container/infrastructure';
 import { TOKENS } from '../container/tokens';
+import { isDatabaseUnavailable } from '../../adapters/postgres/connection-errors';
 import { InProcessScheduler } from '../../adapters/scheduler/in-process-scheduler';
 import type { DeliverDueEmails } from '../../core/email/deliver-due-emails.use-case';
 import type { RecurringJob, Scheduler } from '../../core/jobs/job';
@@ -144,6 +145,7 @@ export async function startJobs(config: AppConfig, container: Container, infra: 
     ledger: container.get(TOKENS.JobRunLedger),
     clock: container.get(TOKENS.Clock),
     logger,
+    isOutage: isDatabaseUnavailable,
   });
   await scheduler.start(recurringJobs(container.get(TOKENS.JobUseCases), jobPeriods(config, 'in-process')));
   return scheduler;

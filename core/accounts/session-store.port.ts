@@ -1,3 +1,4 @@
+import type { ListWindow } from '../shared/list-page';
 import type { RoleName } from '../access/role';
 import type { AccountStatus } from './user';
 
@@ -63,8 +64,11 @@ export interface SessionStore {
   create(input: NewSession): Promise<{ id: number } | null>;
   /** The session with that token hash and its user's and organization's state, or null. Expired sessions are returned too: the caller compares `expiresAt`. */
   findByTokenHash(tokenHash: string): Promise<SessionPrincipal | null>;
-  /** The user's sessions with `now < expiresAt`, newest first (by `createdAt`, then id). */
-  listLiveForUser(userId: number, now: Date): Promise<SessionSummary[]>;
+  /**
+   * The user's sessions with `now < expiresAt`, newest first (by `createdAt`, then id): at most
+   * `window.limit` (all when omitted), strictly after `window.after` in that order.
+   */
+  listLiveForUser(userId: number, now: Date, window?: ListWindow): Promise<SessionSummary[]>;
   /**
    * Sets `lastSeenAt = at` only when the stored value is before `staleBefore`, so instances that
    * see the same session at once write it once. Returns whether it wrote. Idempotent.

@@ -27,7 +27,7 @@ describe('ListSessions', () => {
     const old = await as('ada@example.com', 'pw-ada-123', 'Firefox/140');
     const current = await as('ada@example.com', 'pw-ada-123', `Chrome/${'x'.repeat(300)}`);
     await as('bob@example.com', 'pw-bob-123');
-    const listed = await new ListSessions(h.ports).execute(current.caller);
+    const listed = (await new ListSessions(h.ports).execute(current.caller, { limit: 10 })).items;
     expect(listed.map((s) => [s.id, s.current])).toEqual([
       [current.sessionId, true],
       [old.sessionId, false],
@@ -42,7 +42,7 @@ describe('ListSessions', () => {
     h.clock.advanceSeconds(86_400 - 10);
     const fresh = await as('ada@example.com', 'pw-ada-123');
     h.clock.advanceSeconds(10);
-    expect((await new ListSessions(h.ports).execute(fresh.caller)).map((s) => s.id)).toEqual([fresh.sessionId]);
+    expect((await new ListSessions(h.ports).execute(fresh.caller, { limit: 10 })).items.map((s) => s.id)).toEqual([fresh.sessionId]);
   });
 });
 

@@ -5,6 +5,12 @@ import type { AccountStatus, User } from './user';
 /** A user as created: the User's fields but those the store assigns (id, status, creation time). */
 export type NewUser = Omit<User, 'id' | 'status' | 'createdAt' | 'credentialsVersion'>;
 
+/** A change of name: a given key is set (`null` clears it), an absent one is left as it is. */
+export interface NameChange {
+  firstName?: string | null;
+  lastName?: string | null;
+}
+
 /** Users, each belonging to exactly one organization. Emails are unique across the system. */
 export interface UserRepository {
   /** Rejects with DomainError EMAIL_ALREADY_EXISTS when the (normalized) email is taken. */
@@ -12,6 +18,8 @@ export interface UserRepository {
   findById(id: number): Promise<User | null>;
   /** `email` must already be normalized. */
   findByEmail(email: string): Promise<User | null>;
+  /** Applies the change as given (already validated); returns the updated user, or null when the user is gone. */
+  updateName(id: number, change: NameChange): Promise<User | null>;
   /** Idempotent. */
   markEmailVerified(id: number): Promise<void>;
   /**

@@ -21,6 +21,15 @@ export interface ReservationPlan {
   maxOutputTokens: number;
 }
 
+/**
+ * Use beyond capacity is billed as overage only when the organization asked for it, the
+ * deployment sells it, and the organization's plan comes from a live subscription that can carry
+ * the metered usage. The last condition holds even if the organization's switch is somehow on
+ * without one: no usage is ever metered to a customer nothing invoices.
+ */
+export const overageAllowed = (on: { organizationSwitch: boolean; systemSwitch: boolean; subscribed: boolean }): boolean =>
+  on.organizationSwitch && on.systemSwitch && on.subscribed;
+
 /** What is left of the allotment; Infinity when unlimited. */
 export const allotmentFree = (state: Pick<CapacityState, 'allotmentLimit' | 'allotmentCommitted'>): number =>
   state.allotmentLimit === UNLIMITED ? Number.POSITIVE_INFINITY : Math.max(0, state.allotmentLimit - state.allotmentCommitted);
@@ -76,3 +85,32 @@ export function chargeUsage(
 
 /** The input estimate: characters ÷ 4, rounded up, over everything sent to the model. */
 export const estimateTokens = (...texts: string[]): number => Math.ceil(texts.reduce((sum, text) => sum + [...text].length, 0) / 4);
+
+/**
+ * The most a provider's usage report is believed, per call. Input: 4 tokens per character sent
+ * (a byte-level tokenizer makes at most one token per UTF-8 byte, and a character is at most 4
+ * bytes), i.e. 16 per token of the input estimate (characters ÷ 4), plus 256 tokens of message
+ * framing. Output: the output bound the model was given (`max_output_tokens`, which counts
+ * reasoning tokens too). Both are far below 2^31, so one call's counts always fit.
+ */
+export const INPUT_TOKENS_PER_ESTIMATED_TOKEN = 16;
+export const INPUT_FRAMING_TOKENS = 256;
+
+export interface TokenCounts {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * A provider's report made usable: each count is clamped to [0, its maximum above] (rounded up to
+ * a whole token), and a count that is not a finite number is replaced by `estimate`'s. Settlement
+ * then always has counts it can store and charge: a report of -1,000,000 tokens can no longer give
+ * allotment back, nor 3×10⁹ overflow a column and leave the reservation held.
+ */
+export function usableReport(reported: TokenCounts, bounds: { inputEstimate: number; maxOutputTokens: number }, estimate: TokenCounts): TokenCounts {
+  const clamp = (value: number, max: number, fallback: number) => (Number.isFinite(value) ? Math.min(max, Math.max(0, Math.ceil(value))) : fallback);
+  return {
+    inputTokens: clamp(reported.inputTokens, bounds.inputEstimate * INPUT_TOKENS_PER_ESTIMATED_TOKEN + INPUT_FRAMING_TOKENS, estimate.inputTokens),
+    outputTokens: clamp(reported.outputTokens, bounds.maxOutputTokens, estimate.outputTokens),
+  };
+}

@@ -24,3 +24,22 @@ export function copilotPrompt(feature: CopilotFeature, tone: CopilotTone, note: 
     input: `Title: ${note.title}\n\n${note.content}`,
   };
 }
+
+const characters = (text: string) => [...text].length;
+
+/**
+ * The characters `copilotPrompt` sends besides the note's title and content: what a store that
+ * reads the note itself needs to estimate the input (`noteInputEstimate`) without the prompt.
+ */
+export function promptCharacters(feature: CopilotFeature, tone: CopilotTone): number {
+  const empty = copilotPrompt(feature, tone, { title: '', content: '' });
+  return characters(empty.instructions) + characters(empty.input);
+}
+
+/**
+ * `estimateTokens` over the whole prompt for `note`, from `promptCharacters` and the note alone:
+ * characters ÷ 4, rounded up. Characters are Unicode code points, as PostgreSQL's `char_length`
+ * counts them in UTF-8.
+ */
+export const noteInputEstimate = (promptChars: number, note: Pick<Note, 'title' | 'content'>): number =>
+  Math.ceil((promptChars + characters(note.title) + characters(note.content)) / 4);

@@ -131,7 +131,7 @@ describe('ReleaseExpiredReservations', () => {
     const release = new ReleaseExpiredReservations(h.aiDeps);
     h.model.script({ ending: 'hang' });
     // A call whose process dies: never read, never closed.
-    await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    await h.copilot.execute(caller, h.input(await h.aNote(caller)));
     expect(await h.balance(caller.organizationId)).toBeLessThan(5_000);
     h.clock.advance(h.aiDeps.settings.reservationTtlMs - 1);
     expect(await release.execute()).toEqual({ released: 0 });

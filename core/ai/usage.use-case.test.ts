@@ -10,7 +10,7 @@ import { GetSystemSettings, UpdateSystemSettings } from './system-settings.use-c
 async function aCall(h: AiHarness, caller: Caller, input: number, output: number) {
   h.clock.advance(60_000);
   h.model.script({ usage: { inputTokens: input, outputTokens: output } });
-  const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+  const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
   await readAll(call.chunks());
   return (await call.settled())!;
 }
@@ -54,8 +54,8 @@ describe('ListUsageHistory', () => {
     const m2 = await aCall(h, member, 30, 30);
     await aCall(h, stranger, 40, 40);
     const history = new ListUsageHistory(h.aiDeps);
-    expect((await history.execute(member, {})).items.map((record) => record.id)).toEqual([m2.id, m1.id]);
-    expect((await history.execute(admin, {})).items.map((record) => record.id)).toEqual([m2.id, m1.id, a1.id]);
+    expect((await history.execute(member, { limit: 100 })).items.map((record) => record.id)).toEqual([m2.id, m1.id]);
+    expect((await history.execute(admin, { limit: 100 })).items.map((record) => record.id)).toEqual([m2.id, m1.id, a1.id]);
   });
 
   it('pages with a cursor, each page after the last item of the one before', async () => {
@@ -81,7 +81,7 @@ describe('ListUsageHistory refusals', () => {
   it('refuses a readonly caller', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller({ role: 'readonly' });
-    await expect(Promise.resolve().then(() => new ListUsageHistory(h.aiDeps).execute(caller, {}))).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    await expect(Promise.resolve().then(() => new ListUsageHistory(h.aiDeps).execute(caller, { limit: 100 }))).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
   });
 });
 

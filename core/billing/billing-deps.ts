@@ -5,6 +5,7 @@ import type { Logger } from '../shared/logger.port';
 import type { UnitOfWork } from '../shared/unit-of-work.port';
 import type { BillingProvider } from './billing-provider.port';
 import type { CreditPackFulfilment } from './credit-pack-fulfilment.port';
+import type { ProductCatalogue } from './product-catalogue.port';
 import type { SubscriptionRepository } from './subscription-repository.port';
 import type { CreditLedger } from './credit-ledger.port';
 import type { CreditPack } from './credit-pack';
@@ -13,7 +14,9 @@ import type { CreditPack } from './credit-pack';
 export interface BillingDeps {
   provider: BillingProvider;
   subscriptions: SubscriptionRepository;
-  organizations: Pick<OrganizationRepository, 'findById'>;
+  /** What a subscription checkout may sell: the products of active plans. */
+  products: ProductCatalogue;
+  organizations: Pick<OrganizationRepository, 'findById' | 'findSettings' | 'updateSettings'>;
   /** Null until credit packs are sold: a paid one then fails, so the provider redelivers it later. */
   creditPacks: CreditPackFulfilment | null;
   /** The packs on sale (APP_AI_CREDIT_PACKS). */

@@ -62,6 +62,14 @@ export interface MeterEvent {
   timestamp: Date;
 }
 
+/** A price as the provider knows it: what it sells (its product) and whether it is still sold. */
+export interface ProviderPrice {
+  id: string;
+  productId: string;
+  /** False once archived at the provider: no new subscription may use it. */
+  active: boolean;
+}
+
 export interface PortalRequest {
   customerId: string;
   returnUrl: string;
@@ -125,6 +133,8 @@ export type BillingEvent = CheckoutCompletedEvent | PaymentCompletedEvent | Subs
  */
 export interface BillingProvider {
   createCustomer(request: CustomerRequest): Promise<{ customerId: string }>;
+  /** The price with this id, or null when the provider has none (a made-up or malformed id). */
+  findPrice(priceId: string): Promise<ProviderPrice | null>;
   createCheckoutSession(request: CheckoutRequest): Promise<{ url: string }>;
   createPortalSession(request: PortalRequest): Promise<{ url: string }>;
   /** Hosted checkout in payment mode; `VALIDATION_ERROR` is not expected (the price is inline). */

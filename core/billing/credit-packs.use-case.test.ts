@@ -1,3 +1,4 @@
+import { PlanProducts } from '../plans/plan-products';
 import { describe, expect, it } from 'vitest';
 import { aiHarness } from '../../test/builders/ai';
 import { FakeBillingProvider } from '../../test/fakes/fake-billing-provider';
@@ -18,6 +19,7 @@ async function setup() {
   const base = {
     provider,
     subscriptions: h.subscriptions,
+    products: new PlanProducts(h.plans),
     organizations: h.ports.organizations,
     packs: DEFAULT_CREDIT_PACKS,
     ledger: h.ledger,

@@ -22,13 +22,16 @@ async function setup(options: { fulfilment?: CreditPackFulfilment | null } = {})
   const subscriptions = new InMemorySubscriptionRepository(h.store);
   const fulfilment = options.fulfilment === undefined ? new RecordingFulfilment() : options.fulfilment;
   const logger = recordingLogger();
-  const handle = new HandleBillingWebhook({ provider: new FakeBillingProvider(), subscriptions, creditPacks: fulfilment, unitOfWork: h.store.unitOfWork, clock: h.clock, logger });
-  const organizationId = (await h.ports.organizations.create({ name: 'Acme' })).id;
+  const organizations = h.ports.organizations;
+  const handle = new HandleBillingWebhook({ provider: new FakeBillingProvider(), subscriptions, organizations, creditPacks: fulfilment, unitOfWork: h.store.unitOfWork, clock: h.clock, logger });
+  const organizationId = (await organizations.create({ name: 'Acme' })).id;
+  // The customer is created and stored before any checkout: that link is what events follow.
+  await subscriptions.saveCustomer(organizationId, 'cus_1', h.clock.now());
   const deliver = (event: BillingEvent, signature?: string) => {
     const webhook = FakeBillingProvider.signed(event);
     return handle.execute({ rawBody: webhook.rawBody, signature: signature ?? webhook.signature });
   };
-  return { h, subscriptions, organizationId, deliver, fulfilment, logger };
+  return { h, subscriptions, organizations, organizationId, deliver, fulfilment, logger };
 }
 
 const completed = (organizationId: number | null, overrides: Partial<CheckoutCompletedEvent> = {}): CheckoutCompletedEvent => ({
@@ -142,16 +145,102 @@ describe('HandleBillingWebhook', () => {
 
   it('acknowledges other event types without touching subscriptions', async () => {
     const { subscriptions, organizationId, deliver } = await setup();
+    const before = await subscriptions.findByOrganization(organizationId);
     await expect(deliver({ id: 'evt_x', kind: 'ignored', type: 'invoice.paid', occurredAt: T0 })).resolves.toBe('ignored');
-    expect(await subscriptions.findByOrganization(organizationId)).toBeNull();
+    expect(await subscriptions.findByOrganization(organizationId)).toEqual(before);
   });
 
-  it('acknowledges events for organizations it cannot find', async () => {
-    const { subscriptions, organizationId, deliver } = await setup();
+  it('acknowledges, logs and does not apply events for a customer no organization owns', async () => {
+    const { subscriptions, organizationId, deliver, logger } = await setup();
+    const before = await subscriptions.findByOrganization(organizationId);
     await expect(deliver(changed(null, { customerId: 'cus_unknown' }))).resolves.toBe('unknown-organization');
-    await expect(deliver(completed(organizationId + 100, { id: 'evt_gone' }))).resolves.toBe('unknown-organization');
-    await expect(deliver(changed(organizationId + 100, { id: 'evt_gone_2' }))).resolves.toBe('skipped');
-    expect(await subscriptions.findByOrganization(organizationId)).toBeNull();
+    await expect(deliver(changed(organizationId, { id: 'evt_unknown_2', customerId: 'cus_unknown' }))).resolves.toBe('unknown-organization');
+    await expect(deliver(completed(organizationId, { id: 'evt_no_customer', customerId: null }))).resolves.toBe('unknown-organization');
+    expect(await subscriptions.findByOrganization(organizationId)).toEqual(before);
+    expect(logger.lines.filter((line) => line.level === 'warn' && line.message.includes('no organization owns'))).toHaveLength(3);
+  });
+
+  describe("the customer's owner, not the metadata, decides which organization an event changes", () => {
+    async function twoOrganizations() {
+      const base = await setup();
+      const other = (await base.organizations.create({ name: 'Other' })).id;
+      await base.subscriptions.saveCustomer(other, 'cus_2', base.h.clock.now());
+      return { ...base, other };
+    }
+
+    it.each([
+      ['a subscription event', (org: number) => changed(org, { id: 'evt_theft' })],
+      ['a completed checkout', (org: number) => completed(org, { id: 'evt_theft' })],
+    ])("logs %s naming another organization than its customer's owner, acknowledges it and applies it to nobody", async (_label, event) => {
+      const { subscriptions, organizationId, other, deliver, logger } = await twoOrganizations();
+      const [mine, theirs] = [await subscriptions.findByOrganization(organizationId), await subscriptions.findByOrganization(other)];
+      await expect(deliver(event(other))).resolves.toBe('organization-mismatch');
+      expect(await subscriptions.findByOrganization(organizationId)).toEqual(mine);
+      expect(await subscriptions.findByOrganization(other)).toEqual(theirs);
+      expect(await subscriptions.findOrganizationByCustomer('cus_1')).toBe(organizationId);
+      expect(logger.lines.find((line) => line.level === 'warn' && line.fields.event_id === 'evt_theft')?.fields).toMatchObject({
+        organization_id: organizationId,
+        named_organization_id: other,
+      });
+    });
+
+    it('credits no pack to an organization named by the metadata of another organization’s payment', async () => {
+      const { other, deliver, fulfilment } = await twoOrganizations();
+      await expect(deliver(paid(other))).resolves.toBe('organization-mismatch');
+      expect((fulfilment as RecordingFulfilment).payments).toEqual([]);
+    });
+
+    it("applies an event without metadata to its customer's owner, and later events keep following the customer", async () => {
+      const { subscriptions, organizationId, other, deliver } = await twoOrganizations();
+      await expect(deliver(changed(null, { id: 'evt_plain' }))).resolves.toBe('applied');
+      await deliver(changed(other, { id: 'evt_theft', occurredAt: at(5) }));
+      await expect(deliver(changed(null, { id: 'evt_later', status: 'past_due', occurredAt: at(9) }))).resolves.toBe('applied');
+      expect(await subscriptions.findByOrganization(organizationId)).toMatchObject({ customerId: 'cus_1', status: 'past_due' });
+      expect(await subscriptions.findByOrganization(other)).toMatchObject({ customerId: 'cus_2', status: null });
+    });
+  });
+
+  describe('the plan follows the live subscription whichever event arrives', () => {
+    it('keeps a live subscription when another, ended subscription of the same customer reports', async () => {
+      const { subscriptions, organizationId, deliver } = await setup();
+      await deliver(changed(organizationId, { id: 'evt_live', subscriptionId: 'sub_live', productId: 'prod_pro', occurredAt: at(1) }));
+      await expect(deliver(changed(organizationId, { id: 'evt_other_ends', subscriptionId: 'sub_other', status: 'canceled', productId: 'prod_basic', occurredAt: at(5) }))).resolves.toBe(
+        'applied',
+      );
+      expect(await subscriptions.findByOrganization(organizationId)).toMatchObject({ subscriptionId: 'sub_live', status: 'active', productId: 'prod_pro' });
+    });
+
+    it('moves to a live subscription reported before an ended one was, and orders each subscription by its own events', async () => {
+      const { subscriptions, organizationId, deliver } = await setup();
+      await deliver(changed(organizationId, { id: 'evt_a_ends', subscriptionId: 'sub_a', status: 'canceled', occurredAt: at(9) }));
+      await deliver(changed(organizationId, { id: 'evt_b_live', subscriptionId: 'sub_b', status: 'active', productId: 'prod_basic', occurredAt: at(3) }));
+      expect(await subscriptions.findByOrganization(organizationId)).toMatchObject({ subscriptionId: 'sub_b', status: 'active', productId: 'prod_basic' });
+      // sub_a's older event is skipped: its own later one is recorded.
+      await expect(deliver(changed(organizationId, { id: 'evt_a_old', subscriptionId: 'sub_a', status: 'active', occurredAt: at(2) }))).resolves.toBe('skipped');
+      await deliver(changed(organizationId, { id: 'evt_b_ends', subscriptionId: 'sub_b', status: 'canceled', occurredAt: at(12) }));
+      expect(await subscriptions.findByOrganization(organizationId)).toMatchObject({ subscriptionId: 'sub_b', status: 'canceled' });
+    });
+  });
+
+  describe('overage stops with the subscription', () => {
+    it('turns overage off when the subscription ends, and logs it', async () => {
+      const { organizations, organizationId, deliver, logger } = await setup();
+      await deliver(changed(organizationId, { id: 'evt_live' }));
+      await organizations.updateSettings(organizationId, { overageEnabled: true });
+      await deliver(changed(organizationId, { id: 'evt_past_due', status: 'past_due', occurredAt: at(3) }));
+      expect((await organizations.findSettings(organizationId))?.overageEnabled).toBe(true);
+      await deliver(changed(organizationId, { id: 'evt_ends', status: 'canceled', occurredAt: at(5) }));
+      expect((await organizations.findSettings(organizationId))?.overageEnabled).toBe(false);
+      expect(logger.lines.some((line) => line.message.includes('AI overage turned off') && line.fields.organization_id === organizationId)).toBe(true);
+    });
+
+    it('leaves overage on when only another, ended subscription reports', async () => {
+      const { organizations, organizationId, deliver } = await setup();
+      await deliver(changed(organizationId, { id: 'evt_live' }));
+      await organizations.updateSettings(organizationId, { overageEnabled: true });
+      await deliver(changed(organizationId, { id: 'evt_other', subscriptionId: 'sub_other', status: 'canceled', occurredAt: at(5) }));
+      expect((await organizations.findSettings(organizationId))?.overageEnabled).toBe(true);
+    });
   });
 
   it('refuses a bad signature before recording anything', async () => {
@@ -180,9 +269,8 @@ describe('HandleBillingWebhook', () => {
   });
 
   it('leaves an unpaid one-time checkout pending, and finds the organization by customer', async () => {
-    const { h, organizationId, deliver, fulfilment, subscriptions } = await setup();
+    const { organizationId, deliver, fulfilment } = await setup();
     await expect(deliver(paid(organizationId, { paid: false }))).resolves.toBe('pending');
-    await subscriptions.saveCustomer(organizationId, 'cus_1', h.clock.now());
     await expect(deliver(paid(null, { id: 'evt_pack_2', checkoutSessionId: 'cs_pack_2' }))).resolves.toBe('applied');
     expect((fulfilment as RecordingFulfilment).payments.map((p) => [p.organizationId, p.checkoutSessionId])).toEqual([[organizationId, 'cs_pack_2']]);
   });

@@ -1,6 +1,7 @@
 import { serviceUnavailable } from '../shared/domain-error';
 import type { BillingDeps } from './billing-deps';
 import type { BillingEvent, PaymentCompletedEvent } from './billing-provider.port';
+import { isLiveStatus } from './subscription';
 
 export interface BillingWebhookInput {
   /** The request body exactly as received: the signature covers its bytes. */
@@ -9,19 +10,29 @@ export interface BillingWebhookInput {
   signature: string;
 }
 
-/** `skipped`: older than the stored state; `pending`: a payment not yet settled. */
-export type BillingWebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'skipped' | 'pending' | 'unknown-organization';
+/**
+ * `skipped`: older than the stored state; `pending`: a payment not yet settled;
+ * `unknown-organization`: no organization owns the event's customer; `organization-mismatch`: the
+ * event names another organization than the one owning its customer (not applied).
+ */
+export type BillingWebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'skipped' | 'pending' | 'unknown-organization' | 'organization-mismatch';
 
 /**
  * Verifies a provider event and applies it once: the event id is recorded in the same
  * transaction as the change, so a failed change is retried by the provider's redelivery and a
  * redelivered event changes nothing. Subscription events replace the subscription state unless
  * a later event's state is stored (providers do not deliver in order); a completed subscription
- * checkout links the organization to its customer and subscription; a paid one-time checkout is
- * handed to the credit-pack fulfilment.
+ * checkout links the organization to its subscription; a paid one-time checkout is handed to the
+ * credit-pack fulfilment.
+ *
+ * An event is applied to the organization that owns its customer, never to the one its metadata
+ * names: metadata travels through the provider and can be edited there, the customer link was
+ * made by this service when it created the customer. An event whose metadata names another
+ * organization is logged and acknowledged, not applied. When the organization's subscription
+ * stops being live, its overage switch goes off: nothing could invoice the metered usage.
  */
 export class HandleBillingWebhook {
-  constructor(private readonly deps: Pick<BillingDeps, 'provider' | 'subscriptions' | 'creditPacks' | 'unitOfWork' | 'clock' | 'logger'>) {}
+  constructor(private readonly deps: Pick<BillingDeps, 'provider' | 'subscriptions' | 'organizations' | 'creditPacks' | 'unitOfWork' | 'clock' | 'logger'>) {}
 
   async execute(input: BillingWebhookInput): Promise<BillingWebhookOutcome> {
     const { provider, subscriptions, unitOfWork, clock, logger } = this.deps;
@@ -36,15 +47,26 @@ export class HandleBillingWebhook {
 
   private async apply(event: BillingEvent): Promise<BillingWebhookOutcome> {
     if (event.kind === 'ignored') return 'ignored';
-    const organizationId =
-      event.organizationId ?? (event.customerId ? await this.deps.subscriptions.findOrganizationByCustomer(event.customerId) : null);
-    if (organizationId === null) return 'unknown-organization';
+    const organizationId = event.customerId ? await this.deps.subscriptions.findOrganizationByCustomer(event.customerId) : null;
+    if (organizationId === null) {
+      this.deps.logger.warn({ event_id: event.id, customer_id: event.customerId, named_organization_id: event.organizationId }, 'billing event for a customer no organization owns: not applied');
+      return 'unknown-organization';
+    }
+    if (event.organizationId !== null && event.organizationId !== organizationId) {
+      this.deps.logger.warn(
+        { event_id: event.id, customer_id: event.customerId, organization_id: organizationId, named_organization_id: event.organizationId },
+        "billing event names another organization than its customer's owner: not applied",
+      );
+      return 'organization-mismatch';
+    }
     const updatedAt = this.deps.clock.now();
     switch (event.kind) {
       case 'subscription-changed': {
         const { customerId, subscriptionId, status, priceId, productId, currentPeriodStart, currentPeriodEnd, cancelAtPeriodEnd } = event;
         const state = { customerId, subscriptionId, status, priceId, productId, currentPeriodStart, currentPeriodEnd, cancelAtPeriodEnd };
-        return (await this.deps.subscriptions.applyState(organizationId, { ...state, eventAt: event.occurredAt, updatedAt })) ? 'applied' : 'skipped';
+        const applied = await this.deps.subscriptions.applyState(organizationId, { ...state, eventAt: event.occurredAt, updatedAt });
+        if (applied) await this.stopOverageUnlessLive(organizationId, event.id);
+        return applied ? 'applied' : 'skipped';
       }
       case 'checkout-completed': {
         const link = { customerId: event.customerId, subscriptionId: event.subscriptionId, updatedAt };
@@ -55,6 +77,15 @@ export class HandleBillingWebhook {
       case 'payment-completed':
         return this.fulfil(organizationId, event);
     }
+  }
+
+  /** Overage is billed on the subscription: without a live one, the switch goes off. */
+  private async stopOverageUnlessLive(organizationId: number, eventId: string): Promise<void> {
+    const { subscriptions, organizations, logger } = this.deps;
+    if (isLiveStatus((await subscriptions.findByOrganization(organizationId))?.status)) return;
+    if (!(await organizations.findSettings(organizationId))?.overageEnabled) return;
+    await organizations.updateSettings(organizationId, { overageEnabled: false });
+    logger.info({ organization_id: organizationId, event_id: eventId }, 'AI overage turned off: the organization has no live subscription');
   }
 
   private async fulfil(organizationId: number, event: PaymentCompletedEvent): Promise<BillingWebhookOutcome> {

@@ -1,3 +1,4 @@
+import { PlanProducts } from '../plans/plan-products';
 import { describe, expect, it } from 'vitest';
 import { plansHarness } from '../../test/builders/plans';
 import { FakeBillingProvider } from '../../test/fakes/fake-billing-provider';
@@ -12,14 +13,19 @@ async function setup() {
   const deps: Omit<BillingDeps, 'creditPacks' | 'unitOfWork' | 'logger' | 'packs' | 'ledger'> = {
     provider,
     subscriptions: h.subscriptions,
+    products: new PlanProducts(h.plans),
     organizations: h.ports.organizations,
     tokenHasher: h.ports.tokenHasher,
     clock: h.clock,
     settings: { baseWebUrl: 'https://app.example.com' },
   };
+  // The fake sells price_X as prod_X: two plans on sale, one retired.
+  for (const [name, productId] of [['Professional', 'prod_basic'], ['Premium', 'prod_pro']] as const) {
+    await h.plans.update((await h.plan(name)).id, { stripeProductId: productId, updatedAt: h.clock.now() });
+  }
   const startCheckout = new StartCheckout(deps);
   const openPortal = new OpenBillingPortal(deps);
-  const caller = await h.aCaller('readonly');
+  const caller = await h.aCaller('org_admin');
   return { h, provider, startCheckout, openPortal, caller };
 }
 
@@ -55,7 +61,7 @@ describe('StartCheckout', () => {
 
   it('reuses the checkout idempotency key for the same request within a minute, and only then', async () => {
     const { h, provider, startCheckout, caller } = await setup();
-    const other = await h.aCaller('member');
+    const other = await h.aCaller('org_admin');
     h.clock.set('2026-11-21T10:00:05.000Z');
     await startCheckout.execute(caller, { priceId: 'price_basic' });
     h.clock.set('2026-11-21T10:00:55.000Z');
@@ -73,10 +79,63 @@ describe('StartCheckout', () => {
     const { h, provider, startCheckout, caller } = await setup();
     provider.failNext(serviceUnavailable());
     await expect(startCheckout.execute(caller, { priceId: 'price_basic' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    const createCustomer = provider.createCustomer.bind(provider);
+    provider.createCustomer = async () => {
+      throw serviceUnavailable();
+    };
+    await expect(startCheckout.execute(caller, { priceId: 'price_basic' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(await h.subscriptions.findByOrganization(caller.organizationId)).toBeNull();
+    provider.createCustomer = createCustomer;
     await startCheckout.execute(caller, { priceId: 'price_basic' });
     provider.failNext(serviceUnavailable());
     await expect(startCheckout.execute(caller, { priceId: 'price_basic' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+
+  it.each(['readonly', 'member'] as const)('refuses a %s without calling the provider', async (role) => {
+    const { h, provider, startCheckout } = await setup();
+    await expect(startCheckout.execute(await h.aCaller(role), { priceId: 'price_basic' })).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    expect(provider.customers).toEqual([]);
+    expect(provider.checkouts).toEqual([]);
+  });
+
+  it("accepts only an active price of an active plan's product, refusing anything else on priceId before a customer exists", async () => {
+    const { h, provider, startCheckout, caller } = await setup();
+    const premium = await h.plan('Premium');
+    await h.plans.update(premium.id, { isActive: false, updatedAt: h.clock.now() });
+    const refused = { code: 'VALIDATION_ERROR', details: { priceId: expect.any(String) } };
+    // Unknown to the provider; a plan retired; a price the provider stopped selling.
+    await expect(startCheckout.execute(caller, { priceId: 'price_unknown' })).rejects.toMatchObject(refused);
+    await expect(startCheckout.execute(caller, { priceId: 'price_pro' })).rejects.toMatchObject(refused);
+    provider.archivePrice('price_basic');
+    await expect(startCheckout.execute(caller, { priceId: 'price_basic' })).rejects.toMatchObject(refused);
+    expect(provider.customers).toEqual([]);
+    expect(provider.checkouts).toEqual([]);
+  });
+
+  it("refuses a price whose product no plan is sold as", async () => {
+    const { h, startCheckout, caller } = await setup();
+    await h.plans.update((await h.plan('Premium')).id, { stripeProductId: 'prod_other', updatedAt: h.clock.now() });
+    await expect(startCheckout.execute(caller, { priceId: 'price_pro' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
+  it.each(['active', 'trialing', 'past_due'] as const)('refuses a second subscription while one is %s: CONFLICT, plans change in the portal', async (status) => {
+    const { h, provider, startCheckout, caller } = await setup();
+    await startCheckout.execute(caller, { priceId: 'price_basic' });
+    const customerId = (await h.subscriptions.findByOrganization(caller.organizationId))!.customerId!;
+    const state = { customerId, subscriptionId: 'sub_1', status, priceId: 'price_basic', productId: 'prod_basic', currentPeriodStart: null, currentPeriodEnd: null, cancelAtPeriodEnd: false };
+    await h.subscriptions.applyState(caller.organizationId, { ...state, eventAt: h.clock.now(), updatedAt: h.clock.now() });
+    await expect(startCheckout.execute(caller, { priceId: 'price_pro' })).rejects.toMatchObject({ code: 'CONFLICT', details: { reason: 'subscription_exists' } });
+    expect(provider.checkouts).toHaveLength(1);
+    // Once it has ended, a new one may start.
+    await h.subscriptions.applyState(caller.organizationId, { ...state, status: 'canceled', eventAt: new Date(h.clock.now().getTime() + 1000), updatedAt: h.clock.now() });
+    await expect(startCheckout.execute(caller, { priceId: 'price_pro' })).resolves.toHaveProperty('url');
+  });
+
+  it('refuses a second subscription while a finished checkout holds a provisional active status', async () => {
+    const { h, startCheckout, caller } = await setup();
+    await startCheckout.execute(caller, { priceId: 'price_basic' });
+    await h.subscriptions.linkCheckout(caller.organizationId, { customerId: null, subscriptionId: 'sub_1', provisionalStatus: 'active', updatedAt: h.clock.now() });
+    await expect(startCheckout.execute(caller, { priceId: 'price_basic' })).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
   it('refuses a caller whose organization no longer exists, without calling the provider', async () => {

@@ -1,3 +1,4 @@
+import type { MeteredBilling } from '../organizations/metered-billing.port';
 import type { CheckoutLink, Subscription, SubscriptionState } from './subscription';
 
 /**
@@ -5,9 +6,13 @@ import type { CheckoutLink, Subscription, SubscriptionState } from './subscripti
  * Deleting an organization deletes its record. Writes for an organization that does not exist
  * change nothing and answer false / null (its events are acknowledged, not retried forever).
  */
-export interface SubscriptionRepository {
+export interface SubscriptionRepository extends MeteredBilling {
   findByOrganization(organizationId: number): Promise<Subscription | null>;
-  /** The organization whose record has this provider customer id, or null. */
+  /**
+   * The organization that owns this provider customer, or null. The link is made once, when the
+   * customer is stored (`saveCustomer`), and is unique both ways: an organization holds at most
+   * one customer and a customer belongs to at most one organization.
+   */
   findOrganizationByCustomer(customerId: string): Promise<number | null>;
   /**
    * Stores the organization's customer id unless one is stored already, and returns the one
@@ -15,9 +20,12 @@ export interface SubscriptionRepository {
    */
   saveCustomer(organizationId: number, customerId: string, updatedAt: Date): Promise<string | null>;
   /**
-   * Replaces the subscription state with what an event reports, unless the stored state comes
-   * from a later event (`eventAt` greater; equal applies: the later delivery wins). Returns
-   * whether it was written.
+   * Records the state one event reports for its subscription, unless a later event of that same
+   * subscription is recorded (`eventAt` greater; equal applies: the later delivery wins); then
+   * makes the organization's record follow its current subscription (`currentSubscription`: a
+   * live one before ended ones), so an event about another, ended subscription of the same
+   * customer leaves a live one in place. The stored customer id is never changed. Returns
+   * whether the state was recorded.
    */
   applyState(organizationId: number, state: SubscriptionState): Promise<boolean>;
   /**

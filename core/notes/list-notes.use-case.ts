@@ -4,7 +4,7 @@ import type { Note } from './note';
 import { noteOwner } from './note-access';
 import type { NotesDeps } from './notes-deps';
 
-/** The caller's own notes, newest first, paged exactly as projects are. */
+/** The caller's own notes, newest first, one page at a time. */
 export class ListNotes {
   constructor(private readonly deps: Pick<NotesDeps, 'notes'>) {}
 

@@ -27,7 +27,6 @@ export interface NoteOwner {
  * (null / false). Deleting a user or an organization deletes their notes.
  */
 export interface NoteRepository {
-  create(owner: NoteOwner, note: NewNote): Promise<Note>;
   /**
    * Creates the note only while the organization holds fewer than `limit` notes (-1: no limit),
    * checked and inserted atomically: with one slot left, of N concurrent calls exactly one

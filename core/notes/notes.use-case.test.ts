@@ -54,7 +54,7 @@ describe('notes use cases', () => {
       });
       await expect(update.execute(other, { id: note.id, title: 'x' })).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
       await expect(remove.execute(other, { id: note.id })).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
-      expect((await list.execute(other, {})).items).toEqual([]);
+      expect((await list.execute(other, { limit: 100 })).items).toEqual([]);
     }
     expect(await get.execute(alice, { id: note.id })).toMatchObject({ title: 'mine', content: 'secret' });
   });
@@ -86,7 +86,7 @@ describe('notes use cases', () => {
       ids.push((await create.execute(alice, { title: `n${i}` })).id);
       await create.execute(bob, { title: `bob ${i}` });
     }
-    expect((await list.execute(alice, {})).items.map((n) => n.id)).toEqual([...ids].reverse());
+    expect((await list.execute(alice, { limit: 100 })).items.map((n) => n.id)).toEqual([...ids].reverse());
     const seen: number[] = [];
     let cursor: string | undefined;
     do {
@@ -101,7 +101,7 @@ describe('notes use cases', () => {
 
   it('refuses a cursor it did not produce', async () => {
     const { alice, list } = await setup();
-    await expect(list.execute(alice, { cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { cursor: 'Invalid cursor' } });
+    await expect(list.execute(alice, { limit: 3, cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { cursor: 'Invalid cursor' } });
   });
 
   it('refuses readonly callers on every note action, reads included', async () => {
@@ -109,7 +109,7 @@ describe('notes use cases', () => {
     const note = await create.execute(alice, { title: 't' });
     const reader: Caller = await h.aCaller('readonly', alice.organizationId);
     await expect(create.execute(reader, { title: 'x' })).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
-    await expect(list.execute(reader, {})).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    await expect(list.execute(reader, { limit: 100 })).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
     await expect(get.execute(reader, { id: note.id })).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
     await expect(update.execute(reader, { id: note.id, title: 'x' })).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
     await expect(remove.execute(reader, { id: note.id })).rejects.toMatchObject({ code: 'ACCESS_DENIED' });

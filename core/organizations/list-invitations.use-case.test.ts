@@ -16,15 +16,15 @@ describe('ListInvitations', () => {
     await invite.execute(await h.loginAs(otherAdmin!), { email: 'elsewhere@example.com', role: 'member' });
     const list = new ListInvitations(h.orgPorts);
 
-    expect((await list.execute(caller)).items.map((i) => i.id)).toEqual([early.id, late.id]);
+    expect((await list.execute(caller, { limit: 100 })).items.map((i) => i.id)).toEqual([early.id, late.id]);
     h.clock.set(early.expiresAt);
-    expect((await list.execute(caller)).items.map((i) => i.id)).toEqual([late.id]);
+    expect((await list.execute(caller, { limit: 100 })).items.map((i) => i.id)).toEqual([late.id]);
   });
 
   it('is for org_admins and above', async () => {
     const h = organizationsHarness();
     const { users: [, member] } = await h.anOrganization(['org_admin', 'member']);
 
-    await expect(new ListInvitations(h.orgPorts).execute(await h.loginAs(member!))).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    await expect(new ListInvitations(h.orgPorts).execute(await h.loginAs(member!), { limit: 100 })).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
   });
 });

@@ -8,7 +8,7 @@ describe('ListMembers', () => {
     const acme = await h.anOrganization(['org_admin', 'member', 'readonly']);
     await h.anOrganization(['org_admin', 'member']);
 
-    const members = await new ListMembers(h.ports).execute(await h.loginAs(acme.users[0]!));
+    const members = await new ListMembers(h.ports).execute(await h.loginAs(acme.users[0]!), { limit: 100 });
 
     expect(members.items.map((m) => m.id)).toEqual(acme.users.map((u) => u.id));
     expect(members.nextCursor).toBeNull();
@@ -39,6 +39,6 @@ describe('ListMembers', () => {
     const h = organizationsHarness();
     const acme = await h.anOrganization(['org_admin', 'member']);
 
-    await expect(new ListMembers(h.ports).execute(await h.loginAs(acme.users[1]!))).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    await expect(new ListMembers(h.ports).execute(await h.loginAs(acme.users[1]!), { limit: 100 })).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
   });
 });

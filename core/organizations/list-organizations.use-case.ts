@@ -8,7 +8,7 @@ import { requireRole } from '../access/require-role';
 export class ListOrganizations {
   constructor(private readonly deps: Pick<OrganizationsDeps, 'organizations'>) {}
 
-  async execute(caller: Caller, page: PageRequest = {}): Promise<Page<Organization>> {
+  async execute(caller: Caller, page: PageRequest): Promise<Page<Organization>> {
     requireRole(caller, 'sys_admin');
     return readPage(page, (window) => this.deps.organizations.list(window));
   }

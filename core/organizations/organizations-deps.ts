@@ -2,6 +2,7 @@ import type { AccountsPorts, AccountsSettings } from '../accounts/accounts-deps'
 import type { RateLimiter } from '../shared/rate-limiter.port';
 import type { InvitationRepository } from './invitation-repository.port';
 import type { Logger } from '../shared/logger.port';
+import type { MeteredBilling } from './metered-billing.port';
 
 /** The accounts ports plus invitations; each use case takes the `Pick` it needs. */
 export interface OrganizationsPorts extends Omit<AccountsPorts, 'tokens'> {
@@ -18,4 +19,6 @@ export interface OrganizationsDeps extends OrganizationsPorts {
   settings: InvitationSettings;
   /** Settings changes are logged with who made them. */
   logger: Logger;
+  /** Whether overage could be invoiced: implemented by billing's subscription records. */
+  meteredBilling: MeteredBilling;
 }

@@ -1,5 +1,6 @@
 import { InMemoryProjectRepository } from '../../test/builders/adapters';
 import { describe, expect, it } from 'vitest';
+import { UNLIMITED } from '../plans/feature-catalogue';
 import { organizationsHarness } from '../../test/builders/organizations';
 import { RemoveMember } from './remove-member.use-case';
 
@@ -9,8 +10,8 @@ describe('RemoveMember', () => {
     const projects = new InMemoryProjectRepository(h.store);
     const { organizationId, users: [admin, member] } = await h.anOrganization(['org_admin', 'member']);
     const memberSession = await h.loginAs(member!);
-    await projects.create(organizationId, { userId: member!.id, name: 'Theirs', description: null, createdAt: h.clock.now() });
-    await projects.create(organizationId, { userId: admin!.id, name: 'Mine', description: null, createdAt: h.clock.now() });
+    await projects.createWithinLimit(organizationId, { userId: member!.id, name: 'Theirs', description: null, createdAt: h.clock.now() }, UNLIMITED);
+    await projects.createWithinLimit(organizationId, { userId: admin!.id, name: 'Mine', description: null, createdAt: h.clock.now() }, UNLIMITED);
 
     await new RemoveMember(h.orgPorts).execute(await h.loginAs(admin!), { userId: member!.id });
 

@@ -19,9 +19,11 @@ async function setup() {
   const premium = await h.plan('Premium');
   await h.plans.update(pro.id, { stripeProductId: 'prod_pro', updatedAt: h.clock.now() });
   await h.plans.update(premium.id, { stripeProductId: 'prod_premium', updatedAt: h.clock.now() });
+  await h.subscriptions.saveCustomer(organizationId, 'cus_1', h.clock.now());
   const webhook = new HandleBillingWebhook({
     provider: new FakeBillingProvider(),
     subscriptions: h.subscriptions,
+    organizations: h.ports.organizations,
     creditPacks: null,
     unitOfWork: h.store.unitOfWork,
     clock: h.clock,

@@ -1,17 +1,12 @@
-import type { Subscription, SubscriptionStatus } from '../billing/subscription';
+import { LIVE_STATUSES, isLiveStatus, type Subscription, type SubscriptionStatus } from '../billing/subscription';
 import type { Plan } from './plan';
 import type { PlansDeps } from './plans-deps';
 import { calendarMonth, subscriptionPeriod, type Period } from './usage-period';
 
-/**
- * Statuses in which a subscription grants its plan. `past_due` keeps it while the provider
- * retries the payment (it moves to `unpaid` or `canceled` when it gives up); `incomplete`,
- * `unpaid`, `paused` and `canceled` do not.
- */
-export const COUNTING_STATUSES: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due'];
+/** Statuses in which a subscription grants its plan: the live ones. */
+export const COUNTING_STATUSES: readonly SubscriptionStatus[] = LIVE_STATUSES;
 
-export const subscriptionCounts = (subscription: Subscription | null): boolean =>
-  subscription?.status != null && COUNTING_STATUSES.includes(subscription.status);
+export const subscriptionCounts = (subscription: Subscription | null): boolean => isLiveStatus(subscription?.status);
 
 /** What an organization is on right now, and the period its metered usage counts in. */
 export interface EffectivePlan {

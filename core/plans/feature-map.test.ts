@@ -88,12 +88,14 @@ describe('resolveFeatures', () => {
     expect(resolveFeatures({ max_notes: 3 })).toEqual({ max_notes: 3, max_projects: -1, token_limit: 0, enable_ai: false });
   });
 
-  it('ignores stored keys the catalogue no longer has, and stored values of the wrong kind', () => {
-    expect(resolveFeatures({ retired_feature: 4, enable_ai: 'yes' } as Record<string, unknown>)).toEqual({
-      max_notes: 0,
-      max_projects: -1,
-      token_limit: 0,
-      enable_ai: false,
-    });
+  it('ignores stored keys the catalogue no longer has', () => {
+    expect(resolveFeatures({ retired_feature: 4, max_notes: 2 } as Record<string, unknown>)).toEqual({ max_notes: 2, max_projects: -1, token_limit: 0, enable_ai: false });
+  });
+
+  it('refuses a stored value it cannot read instead of reading it as the default', () => {
+    for (const stored of [{ token_limit: 3_000_000_000 }, { token_limit: 2 ** 31 }, { token_limit: -5 }, { token_limit: 1.5 }, { token_limit: '100' }, { enable_ai: 'yes' }, { max_notes: null }]) {
+      expect(() => resolveFeatures(stored as Record<string, unknown>), JSON.stringify(stored)).toThrow(/cannot be read/);
+    }
+    expect(resolveFeatures({ token_limit: 2 ** 31 - 1 })).toMatchObject({ token_limit: 2_147_483_647 });
   });
 });

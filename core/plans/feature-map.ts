@@ -45,12 +45,24 @@ function valueProblem(key: FeatureKey, value: unknown): string | null {
   return null;
 }
 
-/** Every feature's value: the stored ones, the catalogue default for the rest. Unknown keys are dropped. */
+/**
+ * Every feature's value: the stored ones, the catalogue default for the rest. Unknown keys (a
+ * feature retired from the catalogue) are dropped. A known key whose stored value the code cannot
+ * read (a `token_limit` above 2^31 - 1 written by hand, a string for a flag) is an error, never
+ * replaced by the default: reading 3,000,000,000 tokens as 0 would refuse every call with `limit 0`,
+ * and reading a broken limit as the default could as well grant more than was sold.
+ */
 export function resolveFeatures(stored: FeatureMap | Record<string, unknown>): PlanFeatures {
   const resolved: Record<string, number | boolean> = {};
   for (const key of FEATURE_KEYS) {
     const value = (stored as Record<string, unknown>)[key];
-    resolved[key] = value !== undefined && valueProblem(key, value) === null ? (value as number | boolean) : FEATURE_CATALOGUE[key].default;
+    if (value === undefined) {
+      resolved[key] = FEATURE_CATALOGUE[key].default;
+      continue;
+    }
+    const problem = valueProblem(key, value);
+    if (problem) throw new Error(`A plan stores ${JSON.stringify(value)} for ${key}, which cannot be read (${problem}): correct the plan`);
+    resolved[key] = value as number | boolean;
   }
   return resolved as PlanFeatures;
 }

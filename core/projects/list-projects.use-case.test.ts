@@ -24,12 +24,12 @@ async function setup() {
   return { projects, clock, createProject, listProjects: new ListProjects({ projects }) };
 }
 
-const names = (page: { projects: Array<{ name: string }> }) => page.projects.map((p) => p.name);
+const names = (page: { items: Array<{ name: string }> }) => page.items.map((p) => p.name);
 
 describe('ListProjects', () => {
-  it("lists only the caller organization's projects, newest first, all of them without a limit", async () => {
+  it("lists only the caller organization's projects, newest first", async () => {
     const { listProjects } = await setup();
-    const page = await listProjects.execute(caller('readonly'), {});
+    const page = await listProjects.execute(caller('readonly'), { limit: 10 });
     expect(names(page)).toEqual(['p5', 'p4', 'p3', 'p2', 'p1']);
     expect(page.nextCursor).toBeNull();
   });
@@ -64,19 +64,19 @@ describe('ListProjects', () => {
     const { createProject, listProjects } = await setup();
     const first = await listProjects.execute(caller('member'), { limit: 2 });
     await createProject.execute(caller('member'), { name: 'newer' });
-    const rest = await listProjects.execute(caller('member'), { cursor: first.nextCursor! });
+    const rest = await listProjects.execute(caller('member'), { limit: 10, cursor: first.nextCursor! });
     expect(names(rest)).toEqual(['p3', 'p2', 'p1']);
   });
 
   it('never lets a cursor reach into another organization', async () => {
     const { listProjects } = await setup();
     const cursor = encodeListCursor({ createdAt: new Date('2100-01-01T00:00:00.000Z'), id: 2_147_483_647 });
-    expect(names(await listProjects.execute(caller('member', 2, 20), { cursor }))).toEqual(['theirs']);
+    expect(names(await listProjects.execute(caller('member', 2, 20), { limit: 10, cursor }))).toEqual(['theirs']);
   });
 
   it('rejects a malformed cursor as a validation error on query.cursor', async () => {
     const { listProjects } = await setup();
-    await expect(listProjects.execute(caller('member'), { cursor: 'not a cursor' })).rejects.toMatchObject({
+    await expect(listProjects.execute(caller('member'), { limit: 10, cursor: 'not a cursor' })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       details: { cursor: 'Invalid cursor' },
     });

@@ -22,7 +22,6 @@ export interface ProjectPatch {
  * a missing one (null / false). Deleting an organization or a user deletes their projects.
  */
 export interface ProjectRepository {
-  create(organizationId: number, project: NewProject): Promise<Project>;
   /**
    * Creates the project only while the organization holds fewer than `limit` projects (-1: no
    * limit), checked and inserted atomically: with one slot left, of N concurrent calls exactly

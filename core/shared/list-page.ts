@@ -18,15 +18,19 @@ export interface ListWindow {
   after?: ListPosition;
 }
 
-/** What a client asks for: `limit` already validated (1..1000), `cursor` as the client sent it back. */
+/**
+ * What a list use case is asked for: at most `limit` items (already validated), after `cursor` as
+ * the client sent it back. Always a limit: a list is read a page at a time, never whole, so its
+ * cost stays flat in the list's length (a driver that sends every item walks the pages).
+ */
 export interface PageRequest {
-  limit?: number;
+  limit: number;
   cursor?: string;
 }
 
 export interface Page<T> {
   items: T[];
-  /** Where the next page starts; null when nothing remains (always null without a limit). */
+  /** Where the next page starts; null when nothing remains. */
   nextCursor: string | null;
 }
 
@@ -62,11 +66,8 @@ function parse(text: string): ListPosition | null {
  */
 export async function readPage<T extends ListPosition>(request: PageRequest, read: (window: ListWindow) => Promise<T[]>): Promise<Page<T>> {
   const after = request.cursor === undefined ? undefined : decodeListCursor(request.cursor);
-  const rows = await read({
-    ...(request.limit === undefined ? {} : { limit: request.limit + 1 }),
-    ...(after ? { after } : {}),
-  });
-  if (request.limit === undefined || rows.length <= request.limit) return { items: rows, nextCursor: null };
+  const rows = await read({ limit: request.limit + 1, ...(after ? { after } : {}) });
+  if (rows.length <= request.limit) return { items: rows, nextCursor: null };
   const items = rows.slice(0, request.limit);
   return { items, nextCursor: encodeListCursor(items[items.length - 1]!) };
 }
@@ -88,6 +89,11 @@ export const newestFirst = (a: ListPosition, b: ListPosition): number => byPosit
 export function applyWindow<T extends ListPosition>(sorted: T[], window: ListWindow = {}): T[] {
   const after = sorted.filter((item) => isAfter(item, window.after));
   return window.limit === undefined ? after : after.slice(0, window.limit);
+}
+
+/** The in-memory adapters' newest-first list: the rows `keep` accepts, sorted `newestFirst`, cut to `window`. */
+export function newestFirstWindow<T extends ListPosition>(rows: Iterable<T>, keep: (row: T) => boolean, window?: ListWindow): T[] {
+  return applyNewestFirstWindow([...rows].filter(keep).sort(newestFirst), window);
 }
 
 /** `applyWindow` for a list already sorted `newestFirst`, where "after a position" means older than it. */

@@ -1,24 +1,26 @@
 import { InMemoryAiCapacity } from '../../adapters/in-memory/in-memory-ai-capacity';
+import { UNLIMITED } from '../../core/plans/feature-catalogue';
 import { InMemoryModelPriceRepository, InMemorySystemSettingsRepository } from '../../adapters/in-memory/in-memory-ai-settings';
 import { aiTables, type AiTables } from '../../adapters/in-memory/in-memory-ai-tables';
+import { InMemoryCopilotAdmission } from '../../adapters/in-memory/in-memory-copilot-admission';
 import { InMemoryCreditLedger } from '../../adapters/in-memory/in-memory-credit-ledger';
 import { InMemoryOverageReportStore } from '../../adapters/in-memory/in-memory-overage-report-store';
 import { InMemoryUsageLog } from '../../adapters/in-memory/in-memory-usage-log';
 import type { Caller } from '../../core/access/caller';
 import type { RoleName } from '../../core/access/role';
 import type { AiDeps } from '../../core/ai/ai-deps';
-import type { CopilotInput } from '../../core/ai/run-copilot';
-import { ImproveNote } from '../../core/ai/improve-note.use-case';
-import { SummarizeNote } from '../../core/ai/summarize-note.use-case';
+import { RunCopilotCall, type CopilotCallInput } from '../../core/ai/run-copilot-call.use-case';
 import type { LanguageModel } from '../../core/ai/language-model.port';
 import type { ModelPrice } from '../../core/ai/model-price.port';
 import type { Note } from '../../core/notes/note';
+import type { CopilotFeature } from '../../core/ai/usage-record';
 import { FakeLanguageModel } from '../fakes/fake-language-model';
 import { recordingLogger } from '../support/recording-logger';
 import { plansHarness, type PlansHarness } from './plans';
 
 export const AI_MODEL = 'gpt-test';
 export const AI_PRICE: ModelPrice = { model: AI_MODEL, inputUsdPerMillion: 1, outputUsdPerMillion: 4 };
+export const MAX_CALL_MS = 3 * 60_000;
 export const RESERVATION_TTL_MS = 10 * 60_000;
 
 export interface AiHarness extends PlansHarness {
@@ -34,8 +36,7 @@ export interface AiHarness extends PlansHarness {
   tables: AiTables;
   logger: ReturnType<typeof recordingLogger>;
   aiDeps: AiDeps;
-  improve: ImproveNote;
-  summarize: SummarizeNote;
+  copilot: RunCopilotCall;
   /** A caller in a new organization (or `organizationId`) on a plan with AI and this `token_limit`. */
   anAiCaller(options?: { tokenLimit?: number; role?: RoleName; organizationId?: number }): Promise<Caller>;
   /** Moves the organization to a plan with AI enabled (unless `enableAi` is false) and `tokenLimit`. */
@@ -46,8 +47,8 @@ export interface AiHarness extends PlansHarness {
   setOverage(organizationId: number, organization: boolean, system?: boolean): Promise<void>;
   /** A note of the caller's, whose text is `content`. */
   aNote(caller: Caller, content?: string): Promise<Note>;
-  /** The copilot input for a note, with a signal the test may abort. */
-  input(note: Note, controller?: AbortController): CopilotInput;
+  /** The copilot input for `feature` (improve unless said) on a note, with a signal the test may abort. */
+  input(note: Note, controller?: AbortController, feature?: CopilotFeature): CopilotCallInput;
   balance(organizationId: number): Promise<number>;
 }
 
@@ -55,12 +56,7 @@ export interface AiHarness extends PlansHarness {
  * The AI copilot's use cases on the in-memory adapters over `plansHarness()`'s store, with a
  * FakeLanguageModel the test drives, one priced model, and every overage switch off.
  */
-/**
- * `reads: 'at-once'` gives the copilot a CopilotReader (what the PostgreSQL adapter does in one
- * statement, here from the same in-memory repositories), so its judging of those reads is tested
- * against the same expectations as the reads made apart.
- */
-export function aiHarness(options: { model?: LanguageModel | null; reads?: 'apart' | 'at-once' } = {}): AiHarness {
+export function aiHarness(options: { model?: LanguageModel | null } = {}): AiHarness {
   const h = plansHarness();
   const model = options.model === undefined ? new FakeLanguageModel() : options.model;
   const capacity = new InMemoryAiCapacity(h.store);
@@ -70,35 +66,19 @@ export function aiHarness(options: { model?: LanguageModel | null; reads?: 'apar
   const systemSettings = new InMemorySystemSettingsRepository();
   const prices = new InMemoryModelPriceRepository([AI_PRICE]);
   const logger = recordingLogger();
+  const admission = new InMemoryCopilotAdmission({ notes: h.notes, plans: h.resolver, organizations: h.ports.organizations, systemSettings, capacity, prices });
   const aiDeps: AiDeps = {
-    notes: h.notes,
     model,
     capacity,
+    admission,
     plans: h.resolver,
-    organizations: h.ports.organizations,
     systemSettings,
-    prices,
     usageLog,
     overageReports,
     clock: h.clock,
     logger,
-    settings: { model: AI_MODEL, reservationTtlMs: RESERVATION_TTL_MS },
+    settings: { model: AI_MODEL, maxCallMs: MAX_CALL_MS, reservationTtlMs: RESERVATION_TTL_MS },
   };
-  if (options.reads === 'at-once') {
-    aiDeps.reader = {
-      async read(owner, noteId, organizationId) {
-        const subscription = await h.subscriptions.findByOrganization(organizationId);
-        return {
-          note: await h.notes.findById(owner, noteId),
-          subscription,
-          productPlan: subscription?.productId ? await h.plans.findByStripeProduct(subscription.productId) : null,
-          defaultPlan: await h.plans.findDefault(),
-          organizationOverage: (await h.ports.organizations.findSettings(organizationId))?.overageEnabled ?? false,
-          systemOverage: (await systemSettings.get()).aiOverageEnabled,
-        };
-      },
-    };
-  }
   let plansMade = 0;
   let purchases = 0;
   const givePlan = async (organizationId: number, tokenLimit: number, enableAi = true) => {
@@ -126,8 +106,7 @@ export function aiHarness(options: { model?: LanguageModel | null; reads?: 'apar
     tables: aiTables(h.store),
     logger,
     aiDeps,
-    improve: new ImproveNote(aiDeps),
-    summarize: new SummarizeNote(aiDeps),
+    copilot: new RunCopilotCall(aiDeps),
     givePlan,
     async anAiCaller({ tokenLimit = 100_000, role = 'member', organizationId } = {}) {
       const caller = await h.aCaller(role, organizationId);
@@ -143,11 +122,11 @@ export function aiHarness(options: { model?: LanguageModel | null; reads?: 'apar
       await h.ports.organizations.updateSettings(organizationId, { overageEnabled: organization });
       await systemSettings.update({ aiOverageEnabled: system });
     },
-    aNote(caller, content = 'Buy milk and bread.') {
-      return h.notes.create(caller, { title: 'Groceries', content, createdAt: h.clock.now() });
+    async aNote(caller, content = 'Buy milk and bread.') {
+      return (await h.notes.createWithinLimit(caller, { title: 'Groceries', content, createdAt: h.clock.now() }, UNLIMITED))!;
     },
-    input(note, controller = new AbortController()) {
-      return { noteId: note.id, tone: 'neutral', signal: controller.signal };
+    input(note, controller = new AbortController(), feature = 'improve') {
+      return { feature, noteId: note.id, tone: 'neutral', signal: controller.signal };
     },
     async balance(organizationId) {
       return (await capacity.snapshot(organizationId, { start: new Date(0), end: new Date(0) })).creditBalance;

@@ -1,5 +1,6 @@
 import { recordingLogger } from '../support/recording-logger';
 import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory-invitation-repository';
+import { InMemorySubscriptionRepository } from '../../adapters/in-memory/in-memory-subscription-repository';
 import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
@@ -40,7 +41,7 @@ export function organizationsHarness(): OrganizationsHarness {
     orgPorts,
     invitations,
     limiter,
-    orgDeps: { ...orgPorts, rateLimiter: limiter, settings: base.settings, logger: recordingLogger() },
+    orgDeps: { ...orgPorts, rateLimiter: limiter, settings: base.settings, logger: recordingLogger(), meteredBilling: new InMemorySubscriptionRepository(base.store) },
     async anOrganization(roles, name) {
       counter += 1;
       const organizationId = (await base.ports.organizations.create({ name: name ?? `Tenant ${counter}` })).id;

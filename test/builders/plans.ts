@@ -70,8 +70,9 @@ export function plansHarness(): PlansHarness {
       const productId = target.stripeProductId ?? `prod_${planName.toLowerCase()}`;
       if (!target.stripeProductId) await plans.update(target.id, { stripeProductId: productId, updatedAt: h.clock.now() });
       await subscriptions.applyState(organizationId, {
-        customerId: 'cus_1',
-        subscriptionId: 'sub_1',
+        // A customer and a subscription belong to one organization each.
+        customerId: `cus_${organizationId}`,
+        subscriptionId: `sub_${organizationId}`,
         status: 'active',
         priceId: 'price_1',
         productId,

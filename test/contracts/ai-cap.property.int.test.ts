@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNLIMITED } from '../../core/plans/feature-catalogue';
 import type { Database } from '../../adapters/postgres/database';
 import { PostgresAiCapacity } from '../../adapters/postgres/postgres-ai-capacity';
 import { PostgresCreditLedger } from '../../adapters/postgres/postgres-credit-ledger';
-import { PostgresModelPriceRepository } from '../../adapters/postgres/postgres-model-price-repository';
+import { PostgresCopilotAdmission } from '../../adapters/postgres/postgres-copilot-admission';
 import { PostgresNoteRepository } from '../../adapters/postgres/postgres-note-repository';
 import { PostgresOrganizationRepository } from '../../adapters/postgres/postgres-organization-repository';
+import { PostgresPlanRepository } from '../../adapters/postgres/postgres-plan-repository';
+import { PostgresSubscriptionRepository } from '../../adapters/postgres/postgres-subscription-repository';
 import { PostgresSystemSettingsRepository } from '../../adapters/postgres/postgres-system-settings-repository';
 import { FakeClock } from '../support/fake-clock';
 import { createTestDatabase, requirePostgres } from '../support/postgres';
@@ -26,21 +29,37 @@ function postgresCapSystem(database: Database): CapSystem {
   const notes = new PostgresNoteRepository(database);
   const ledger = new PostgresCreditLedger(database);
   const systemSettings = new PostgresSystemSettingsRepository(database);
+  const plans = new PostgresPlanRepository(database);
+  const subscriptions = new PostgresSubscriptionRepository(database);
   let purchases = 0;
   return {
     deps: {
-      notes,
       capacity: new PostgresAiCapacity(database),
-      organizations,
-      systemSettings,
-      prices: new PostgresModelPriceRepository(database),
+      admission: new PostgresCopilotAdmission(database),
       clock,
       logger: recordingLogger(),
-      settings: { model: 'gpt-5-mini', reservationTtlMs: 600_000 },
+      settings: { model: 'gpt-5-mini', maxCallMs: 180_000, reservationTtlMs: 600_000 },
     },
     async newCaller() {
       const organizationId = await insertOrganization(database);
       return { organizationId, userId: await insertUser(database, organizationId), role: 'member', sessionId: 0, mfaSatisfied: true };
+    },
+    async givePlan(organizationId, tokenLimit) {
+      const productId = `prod_property_${organizationId}`;
+      const created = await plans.create({ name: `Property ${organizationId}`, description: null, features: { token_limit: tokenLimit, enable_ai: true }, stripeProductId: productId, createdAt: clock.now() });
+      expect('plan' in created).toBe(true);
+      await subscriptions.applyState(organizationId, {
+        customerId: `cus_${organizationId}`,
+        subscriptionId: `sub_${organizationId}`,
+        status: 'active',
+        priceId: null,
+        productId,
+        currentPeriodStart: null,
+        currentPeriodEnd: null,
+        cancelAtPeriodEnd: false,
+        eventAt: clock.now(),
+        updatedAt: clock.now(),
+      });
     },
     async setOverage(organizationId, organization, system) {
       await organizations.updateSettings(organizationId, { overageEnabled: organization });
@@ -50,7 +69,7 @@ function postgresCapSystem(database: Database): CapSystem {
       purchases += 1;
       expect(await ledger.credit({ organizationId, checkoutSessionId: `cs_property_${purchases}`, packId: 'pack_5m', tokens, at: clock.now() })).toBe(true);
     },
-    createNote: (caller, title, content) => notes.create(caller, { title, content, createdAt: clock.now() }),
+    createNote: async (caller, title, content) => (await notes.createWithinLimit(caller, { title, content, createdAt: clock.now() }, UNLIMITED))!,
     books: (organizationId) => postgresBooks(database, organizationId),
   };
 }
@@ -67,12 +86,19 @@ async function postgresBooks(database: Database, organizationId: number): Promis
   const [account] = await database.select<{ balance: string }>('select balance from ai_credit_account where organization_id = $1', [organizationId]);
   const [held] = await database.select<{ count: string }>('select count(*) as count from ai_reservation where organization_id = $1', [organizationId]);
   return {
-    rows: rows.map((r) => ({ allotment: r.allotment_tokens, credits: r.credit_tokens, overage: r.overage_tokens, input: r.input_tokens, output: r.output_tokens })),
+    // int8 columns: text from the driver.
+    rows: rows.map((r) => ({
+      allotment: Number(r.allotment_tokens),
+      credits: Number(r.credit_tokens),
+      overage: Number(r.overage_tokens),
+      input: Number(r.input_tokens),
+      output: Number(r.output_tokens),
+    })),
     periodAllotment: Number(period?.allotment ?? 0),
     periodOverage: Number(period?.overage ?? 0),
     balance: Number(account?.balance ?? 0),
     reservations: Number(held!.count),
-    overageReports: await database.select<{ tokens: number }>('select tokens from ai_overage_report where organization_id = $1', [organizationId]),
+    overageReports: (await database.select<{ tokens: string }>('select tokens from ai_overage_report where organization_id = $1', [organizationId])).map((r) => ({ tokens: Number(r.tokens) })),
   };
 }
 

@@ -1,4 +1,5 @@
 import { describe, it } from 'vitest';
+import { UNLIMITED } from '../../core/plans/feature-catalogue';
 import { aiHarness } from '../builders/ai';
 import { assertCapHolds, type CapSystem } from './ai-cap.property';
 
@@ -15,9 +16,10 @@ function inMemoryCapSystem(): CapSystem {
   return {
     deps: h.aiDeps,
     newCaller: () => h.aCaller('member'),
+    givePlan: (organizationId, tokenLimit) => h.givePlan(organizationId, tokenLimit),
     setOverage: (organizationId, organization, system) => h.setOverage(organizationId, organization, system),
     buy: (organizationId, tokens) => h.giveCredits(organizationId, tokens),
-    createNote: (caller, title, content) => h.notes.create(caller, { title, content, createdAt: h.clock.now() }),
+    createNote: async (caller, title, content) => (await h.notes.createWithinLimit(caller, { title, content, createdAt: h.clock.now() }, UNLIMITED))!,
     async books(organizationId) {
       const mine = <Row extends { organization_id: number }>(rows: Iterable<Row>) => [...rows].filter((row) => row.organization_id === organizationId);
       const periods = mine(h.tables.periodUsage.values());

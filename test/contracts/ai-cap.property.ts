@@ -2,16 +2,12 @@ import { setImmediate as tick } from 'node:timers/promises';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Caller } from '../../core/access/caller';
-import { estimateTokens } from '../../core/ai/capacity-rules';
+import { estimateTokens, usableReport } from '../../core/ai/capacity-rules';
 import { copilotPrompt } from '../../core/ai/copilot-prompt';
-import { ImproveNote } from '../../core/ai/improve-note.use-case';
 import type { LanguageModel, ModelEvent, ModelRequest } from '../../core/ai/language-model.port';
-import type { CopilotDeps } from '../../core/ai/run-copilot';
-import { SummarizeNote } from '../../core/ai/summarize-note.use-case';
+import { RunCopilotCall, type CopilotDeps } from '../../core/ai/run-copilot-call.use-case';
 import type { UsageRecord } from '../../core/ai/usage-record';
 import type { Note } from '../../core/notes/note';
-import type { EffectivePlan } from '../../core/plans/effective-plan';
-import { calendarMonth } from '../../core/plans/usage-period';
 import { DomainError, serviceUnavailable } from '../../core/shared/domain-error';
 
 /**
@@ -24,10 +20,12 @@ import { DomainError, serviceUnavailable } from '../../core/shared/domain-error'
 
 /** The adapters under test, and raw reads of what they stored for one organization. */
 export interface CapSystem {
-  /** Everything but the model and the plan, which each run brings. */
-  deps: Omit<CopilotDeps, 'model' | 'plans'>;
+  /** Everything but the model, which each run brings. */
+  deps: Omit<CopilotDeps, 'model'>;
   /** A member of a new organization. */
   newCaller(): Promise<Caller>;
+  /** Subscribes the organization to a plan of its own with AI and `tokenLimit`, in the calendar month. */
+  givePlan(organizationId: number, tokenLimit: number): Promise<void>;
   setOverage(organizationId: number, organization: boolean, system: boolean): Promise<void>;
   /** Credits bought through the ledger. */
   buy(organizationId: number, tokens: number): Promise<void>;
@@ -119,26 +117,10 @@ export function assertCapHolds(system: CapSystem, numRuns: number): Promise<void
       const { organizationId } = caller;
       await system.setOverage(organizationId, organizationOverage, systemOverage);
       if (credits > 0) await system.buy(organizationId, credits);
-      const now = base.clock.now();
-      const effective: EffectivePlan = {
-        plan: {
-          id: 1,
-          name: 'Random',
-          description: null,
-          features: { max_notes: -1, max_projects: -1, token_limit: tokenLimit, enable_ai: true },
-          stripeProductId: null,
-          isDefault: false,
-          isActive: true,
-          createdAt: now,
-          updatedAt: now,
-        },
-        subscribed: true,
-        period: calendarMonth(now),
-      };
+      await system.givePlan(organizationId, tokenLimit);
       const behaviours = new Map<string, Behaviour>();
       const model = new ScriptedModel(behaviours);
-      const deps: CopilotDeps = { ...base, model, plans: { forOrganization: async () => effective } };
-      const useCases = { improve: new ImproveNote(deps), summarize: new SummarizeNote(deps) };
+      const copilot = new RunCopilotCall({ ...base, model });
       const prepared = await Promise.all(
         calls.map(async (call, i) => {
           const marker = `#call-${i}`;
@@ -152,7 +134,7 @@ export function assertCapHolds(system: CapSystem, numRuns: number): Promise<void
       const outcomes = await Promise.allSettled(
         prepared.map(async (call) => {
           const controller = new AbortController();
-          const running = await useCases[call.feature].execute(caller, { noteId: call.note.id, tone: 'neutral', signal: controller.signal });
+          const running = await copilot.execute(caller, { feature: call.feature, noteId: call.note.id, tone: 'neutral', signal: controller.signal });
           let received = '';
           for await (const chunk of running.chunks()) {
             received += chunk;
@@ -171,9 +153,12 @@ export function assertCapHolds(system: CapSystem, numRuns: number): Promise<void
       for (const { call, received, record } of streamed) {
         expect(record).not.toBeNull();
         expect(call.behaviour.kind).not.toBe('fail-before-first-byte');
-        // The provider's usage when it reported some, else the input estimate and the text received ÷ 4.
+        // The provider's usage when it reported some, clamped to what a report is believed (the
+        // output to the call's bound), else the input estimate and the text received ÷ 4.
         const reported = call.behaviour.kind === 'complete' ? call.behaviour.usage : null;
-        const expected = reported ?? { inputTokens: call.inputEstimate, outputTokens: Math.ceil([...received].length / 4) };
+        const estimate = { inputTokens: call.inputEstimate, outputTokens: Math.ceil([...received].length / 4) };
+        const request = model.requests.find((r) => /#call-\d+/.exec(r.input)?.[0] === call.note.title)!;
+        const expected = reported ? usableReport(reported, { inputEstimate: call.inputEstimate, maxOutputTokens: request.maxOutputTokens }, estimate) : estimate;
         expect({ inputTokens: record!.inputTokens, outputTokens: record!.outputTokens }).toEqual(expected);
       }
       for (const request of model.requests) {

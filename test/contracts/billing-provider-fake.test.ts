@@ -8,6 +8,7 @@ describeBillingProviderContract('FakeBillingProvider', async () => {
   return {
     provider,
     knownPrices: FakeBillingProvider.PRICES,
+    archivePrice: (id) => provider.archivePrice(id),
     webhook(event, options) {
       const { rawBody, signature } = FakeBillingProvider.signed(event, options);
       return { payload: rawBody, signature };

@@ -19,6 +19,7 @@ describe('StripeBillingProvider against the Stripe fake', () => {
   describeBillingProviderContract('Stripe', async () => ({
     provider: new StripeBillingProvider({ apiKey: API_KEY, webhookSecret: SECRET, apiBaseUrl: fake.url, timeoutMs: 5_000 }),
     knownPrices: PRICES,
+    archivePrice: (id) => fake.archivePrice(id),
     webhook: (event, options = {}) => signed(stripeEventFor(event), options.secret ?? SECRET, options.at),
     failNextCallWithOutage: () => fake.failNext('server-error'),
     sessionIdFrom: (url) => fake.sessionIdFrom(url),

@@ -12,8 +12,10 @@ import type {
 
 export interface BillingProviderHarness {
   provider: BillingProvider;
-  /** Prices the provider sells; any other price is refused. */
+  /** Prices the provider sells, each `price_X` selling the product `prod_X`; any other price is refused. */
   knownPrices: readonly string[];
+  /** The provider stops selling this price (archived): still found, no longer active. */
+  archivePrice(priceId: string): void;
   /** The provider's wire form of `event` and its signature header, signed at `at` (default now) with `secret` (default the right one). */
   webhook(event: BillingEvent, options?: { at?: Date; secret?: string }): { payload: string; signature: string };
   /** The next call, of any kind, meets a provider that fails on its side. */
@@ -160,6 +162,18 @@ export function describeBillingProviderContract(name: string, setup: () => Promi
       await expect(h.provider.createCheckoutSession(aCheckout({ priceId: 'price_nobody_sells' }))).rejects.toMatchObject(UNKNOWN_PRICE);
     });
 
+    it('finds a price with the product it sells, active until archived; none for an unknown or malformed id', async () => {
+      const [first, second] = h.knownPrices;
+      await expect(h.provider.findPrice(first!)).resolves.toEqual({ id: first, productId: first!.replace('price_', 'prod_'), active: true });
+      h.archivePrice(second!);
+      await expect(h.provider.findPrice(second!)).resolves.toEqual({ id: second, productId: second!.replace('price_', 'prod_'), active: false });
+      for (const unknown of ['price_nobody_sells', '', '../customers', 'price x']) {
+        await expect(h.provider.findPrice(unknown), JSON.stringify(unknown)).resolves.toBeNull();
+      }
+      h.failNextCallWithOutage();
+      await expect(h.provider.findPrice(first!)).rejects.toMatchObject(OUTAGE);
+    });
+
     it('reports a provider failing on its side as unavailable, and works again afterwards', async () => {
       h.failNextCallWithOutage();
       await expect(h.provider.createCheckoutSession(aCheckout())).rejects.toMatchObject(OUTAGE);
@@ -271,6 +285,36 @@ export function describeBillingProviderContract(name: string, setup: () => Promi
       const foreign = h.webhook(checkoutCompleted, { secret: 'whsec_someone_else' }).signature;
       for (const header of ['', 'garbage', signature.slice(0, -4), foreign]) {
         expect(() => h.provider.parseWebhook(payload, header), `header ${JSON.stringify(header)}`).toThrowError(expect.objectContaining(BAD_SIGNATURE));
+      }
+    });
+
+    it('refuses every malformed signature header as a bad signature, never with another error', () => {
+      const { payload, signature } = h.webhook(checkoutCompleted);
+      const now = Math.floor(Date.now() / 1000);
+      const v1 = signature.slice(signature.indexOf('v1=') + 3);
+      const headers = [
+        `t=${now},v1=`,
+        `t=${now},v1`,
+        `t=${now}`,
+        `t=${now},`,
+        `t=${now},v1=,v1=`,
+        `t=,v1=${v1}`,
+        `t=abc,v1=${v1}`,
+        `t=${now},v1=zz`,
+        `t=${now},v1=${v1.slice(0, 10)}`,
+        `t=${now},v1==${v1}`,
+        `v1=${v1}`,
+        ',',
+        '=',
+        '==,==',
+        `t=${now},v0=${v1}`,
+        `t=${now},v1=${v1}`.replace('t=', 'T='),
+        `t=${'9'.repeat(400)},v1=${v1}`,
+        `t=${now},v1=${'a'.repeat(10_000)}`,
+        '\u0000',
+      ];
+      for (const header of headers) {
+        expect(() => h.provider.parseWebhook(payload, header), `header ${JSON.stringify(header.slice(0, 80))}`).toThrowError(expect.objectContaining(BAD_SIGNATURE));
       }
     });
 

@@ -5,7 +5,11 @@ import type { ListPosition, ListWindow } from '../../core/shared/list-page';
  * The paging part of a list contract: walking the list `limit` items at a time, each window
  * starting after the last item of the previous one, yields the whole list in its order, once.
  */
-export async function expectWindowsWalkTheList(list: (window?: ListWindow) => Promise<ListPosition[]>, limit: number): Promise<void> {
+export async function expectWindowsWalkTheList(
+  list: (window?: ListWindow) => Promise<ListPosition[]>,
+  limit: number,
+  order: 'ascending' | 'newest-first' = 'ascending',
+): Promise<void> {
   const all = (await list()).map((item) => item.id);
   expect(all.length).toBeGreaterThan(limit);
   const walked: number[] = [];
@@ -18,5 +22,6 @@ export async function expectWindowsWalkTheList(list: (window?: ListWindow) => Pr
     after = { createdAt: items[items.length - 1]!.createdAt, id: items[items.length - 1]!.id };
   }
   expect(walked).toEqual(all);
-  expect(await list({ limit: 0 + limit, after: { createdAt: new Date('2999-01-01T00:00:00.000Z'), id: 1 } })).toEqual([]);
+    const pastTheEnd = order === 'ascending' ? { createdAt: new Date('2999-01-01T00:00:00.000Z'), id: 1 } : { createdAt: new Date('1970-01-01T00:00:00.000Z'), id: 1 };
+  expect(await list({ limit, after: pastTheEnd })).toEqual([]);
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewNote, NoteRepository } from '../../core/notes/note-repository.port';
+import type { Note } from '../../core/notes/note';
+import type { NewNote, NoteOwner, NoteRepository } from '../../core/notes/note-repository.port';
+import { UNLIMITED } from '../../core/plans/feature-catalogue';
 import type { Tenants } from './tenants';
 
 /** The repository under test, and organizations and users to own its notes (a new tenant's user is a NoteOwner). */
@@ -25,11 +27,13 @@ export function noteRepositoryContract(name: string, open: () => Promise<NoteRep
       harness = await open();
       repository = harness.repository;
     });
+    /** A note created with no limit in the way. */
+    const create = async (owner: NoteOwner, note: NewNote): Promise<Note> => (await repository.createWithinLimit(owner, note, UNLIMITED))!;
     afterAll(async () => harness?.close());
 
     it('creates a note owned by the user, updatedAt equal to createdAt, and finds it', async () => {
       const owner = await harness.newTenant();
-      const note = await repository.create(owner, draft({ content: 'émoji 🚀 and "quotes"; semicolons' }));
+      const note = await create(owner, draft({ content: 'émoji 🚀 and "quotes"; semicolons' }));
       expect(note).toEqual({
         id: expect.any(Number),
         ...owner,
@@ -45,7 +49,7 @@ export function noteRepositoryContract(name: string, open: () => Promise<NoteRep
       const alice = await harness.newTenant();
       const bob = { organizationId: alice.organizationId, userId: await harness.newUser(alice.organizationId) };
       const stranger = await harness.newTenant();
-      const note = await repository.create(alice, draft());
+      const note = await create(alice, draft());
       for (const other of [bob, stranger, { organizationId: stranger.organizationId, userId: alice.userId }]) {
         expect(await repository.findById(other, note.id)).toBeNull();
         expect(await repository.update(other, note.id, { title: 'x', updatedAt: at(1) })).toBeNull();
@@ -59,7 +63,7 @@ export function noteRepositoryContract(name: string, open: () => Promise<NoteRep
       const owner = await harness.newTenant();
       const times = [at(0), at(1), at(1), at(1), at(2), at(0, 1)];
       const created = [];
-      for (const createdAt of times) created.push(await repository.create(owner, draft({ createdAt })));
+      for (const createdAt of times) created.push(await create(owner, draft({ createdAt })));
       const expected = [...created].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id).map((n) => n.id);
       expect((await repository.list(owner)).map((n) => n.id)).toEqual(expected);
       const seen: number[] = [];
@@ -75,7 +79,7 @@ export function noteRepositoryContract(name: string, open: () => Promise<NoteRep
 
     it('updates only the given fields and always updatedAt, never createdAt', async () => {
       const owner = await harness.newTenant();
-      const note = await repository.create(owner, draft());
+      const note = await create(owner, draft());
       expect(await repository.update(owner, note.id, { title: 'Renamed', updatedAt: at(5) })).toEqual({ ...note, title: 'Renamed', updatedAt: at(5) });
       expect(await repository.update(owner, note.id, { content: '', updatedAt: at(6) })).toEqual({ ...note, title: 'Renamed', content: '', updatedAt: at(6) });
       expect(await repository.update(owner, note.id, { updatedAt: at(7) })).toMatchObject({ title: 'Renamed', content: '', createdAt: at(0), updatedAt: at(7) });
@@ -99,7 +103,7 @@ export function noteRepositoryContract(name: string, open: () => Promise<NoteRep
 
     it('creates within a limit atomically: with one slot left, one of many concurrent calls succeeds', async () => {
       const owner = await harness.newTenant();
-      for (let i = 0; i < 3; i += 1) await repository.create(owner, draft());
+      for (let i = 0; i < 3; i += 1) await create(owner, draft());
       const results = await Promise.all(Array.from({ length: 12 }, () => repository.createWithinLimit(owner, draft(), 4)));
       expect(results.filter((note) => note !== null)).toHaveLength(1);
       expect(await repository.countByOrganization(owner.organizationId)).toBe(4);
@@ -107,7 +111,7 @@ export function noteRepositoryContract(name: string, open: () => Promise<NoteRep
 
     it('deletes once', async () => {
       const owner = await harness.newTenant();
-      const note = await repository.create(owner, draft());
+      const note = await create(owner, draft());
       expect(await repository.delete(owner, note.id)).toBe(true);
       expect(await repository.delete(owner, note.id)).toBe(false);
       expect(await repository.findById(owner, note.id)).toBeNull();
@@ -118,10 +122,10 @@ export function noteRepositoryContract(name: string, open: () => Promise<NoteRep
       const bob = { organizationId: alice.organizationId, userId: await harness.newUser(alice.organizationId) };
       const stranger = await harness.newTenant();
       expect(await repository.countByOrganization(alice.organizationId)).toBe(0);
-      await repository.create(alice, draft());
-      await repository.create(bob, draft());
-      const last = await repository.create(bob, draft());
-      await repository.create(stranger, draft());
+      await create(alice, draft());
+      await create(bob, draft());
+      const last = await create(bob, draft());
+      await create(stranger, draft());
       expect(await repository.countByOrganization(alice.organizationId)).toBe(3);
       await repository.delete(bob, last.id);
       expect(await repository.countByOrganization(alice.organizationId)).toBe(2);
@@ -131,9 +135,9 @@ export function noteRepositoryContract(name: string, open: () => Promise<NoteRep
       const alice = await harness.newTenant();
       const bob = { organizationId: alice.organizationId, userId: await harness.newUser(alice.organizationId) };
       const stranger = await harness.newTenant();
-      await repository.create(alice, draft());
-      const bobs = await repository.create(bob, draft());
-      await repository.create(stranger, draft());
+      await create(alice, draft());
+      const bobs = await create(bob, draft());
+      await create(stranger, draft());
       await harness.deleteUser(alice.userId);
       expect(await repository.countByOrganization(alice.organizationId)).toBe(1);
       expect(await repository.findById(bob, bobs.id)).toEqual(bobs);

@@ -1,6 +1,7 @@
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import type { Project } from '../../core/projects/project';
 import type { NewProject, ProjectRepository } from '../../core/projects/project-repository.port';
+import { UNLIMITED } from '../../core/plans/feature-catalogue';
 import type { Tenants } from './tenants';
 
 /** The repository under test, and organizations and users to own its projects. */
@@ -25,6 +26,8 @@ export function projectRepositoryContract(name: string, open: () => Promise<Proj
       harness = await open();
       repository = harness.repository;
     });
+    /** A project created with no limit in the way. */
+    const create = async (organizationId: number, project: NewProject): Promise<Project> => (await repository.createWithinLimit(organizationId, project, UNLIMITED))!;
     afterAll(async () => harness?.close());
 
     const draft = (userId: number, overrides: Partial<NewProject> = {}): NewProject => ({
@@ -39,7 +42,7 @@ export function projectRepositoryContract(name: string, open: () => Promise<Proj
     async function seed(organizationId: number, userId: number, count: number): Promise<Project[]> {
       const created: Project[] = [];
       for (let i = 0; i < count; i += 1) {
-        created.push(await repository.create(organizationId, draft(userId, { name: `p${i}`, createdAt: at(i) })));
+        created.push(await create(organizationId, draft(userId, { name: `p${i}`, createdAt: at(i) })));
       }
       return created;
     }
@@ -49,7 +52,7 @@ export function projectRepositoryContract(name: string, open: () => Promise<Proj
     it('creates a project and finds it again, millisecond timestamps intact, updatedAt = createdAt', async () => {
       const { organizationId, userId } = await harness.newTenant();
       const createdAt = at(3, 457);
-      const project = await repository.create(organizationId, draft(userId, { name: 'Apollo', description: 'moon', createdAt }));
+      const project = await create(organizationId, draft(userId, { name: 'Apollo', description: 'moon', createdAt }));
       expect(project).toEqual({ id: expect.any(Number), organizationId, userId, name: 'Apollo', description: 'moon', createdAt, updatedAt: createdAt });
       expect(await repository.findById(organizationId, project.id)).toEqual(project);
     });
@@ -78,7 +81,7 @@ export function projectRepositoryContract(name: string, open: () => Promise<Proj
 
     it('gives every project its own id', async () => {
       const { organizationId, userId } = await harness.newTenant();
-      const projects = await Promise.all([1, 2, 3].map((i) => repository.create(organizationId, draft(userId, { name: `c${i}` }))));
+      const projects = await Promise.all([1, 2, 3].map((i) => create(organizationId, draft(userId, { name: `c${i}` }))));
       expect(new Set(ids(projects)).size).toBe(3);
     });
 
@@ -92,8 +95,8 @@ export function projectRepositoryContract(name: string, open: () => Promise<Proj
     it("treats another organization's project as absent on every method, and leaves it untouched", async () => {
       const ours = await harness.newTenant();
       const theirs = await harness.newTenant();
-      const project = await repository.create(theirs.organizationId, draft(theirs.userId, { name: 'theirs' }));
-      await repository.create(ours.organizationId, draft(ours.userId, { name: 'ours' }));
+      const project = await create(theirs.organizationId, draft(theirs.userId, { name: 'theirs' }));
+      await create(ours.organizationId, draft(ours.userId, { name: 'ours' }));
 
       expect(await repository.findById(ours.organizationId, project.id)).toBeNull();
       expect(await repository.update(ours.organizationId, project.id, { name: 'stolen', updatedAt: at(9) })).toBeNull();
@@ -104,11 +107,11 @@ export function projectRepositoryContract(name: string, open: () => Promise<Proj
 
     it('lists newest first, ties on createdAt broken by the higher id first', async () => {
       const { organizationId, userId } = await harness.newTenant();
-      const older = await repository.create(organizationId, draft(userId, { createdAt: at(0) }));
-      const tieA = await repository.create(organizationId, draft(userId, { createdAt: at(5) }));
-      const tieB = await repository.create(organizationId, draft(userId, { createdAt: at(5) }));
-      const newest = await repository.create(organizationId, draft(userId, { createdAt: at(9) }));
-      const middle = await repository.create(organizationId, draft(userId, { createdAt: at(2) }));
+      const older = await create(organizationId, draft(userId, { createdAt: at(0) }));
+      const tieA = await create(organizationId, draft(userId, { createdAt: at(5) }));
+      const tieB = await create(organizationId, draft(userId, { createdAt: at(5) }));
+      const newest = await create(organizationId, draft(userId, { createdAt: at(9) }));
+      const middle = await create(organizationId, draft(userId, { createdAt: at(2) }));
       expect(ids(await repository.list(organizationId))).toEqual([newest.id, tieB.id, tieA.id, middle.id, older.id]);
     });
 
@@ -124,7 +127,7 @@ export function projectRepositoryContract(name: string, open: () => Promise<Proj
     it('pages through projects that share a createdAt without skipping or repeating any', async () => {
       const { organizationId, userId } = await harness.newTenant();
       const created = [];
-      for (let i = 0; i < 7; i += 1) created.push(await repository.create(organizationId, draft(userId, { createdAt: at(i % 2) })));
+      for (let i = 0; i < 7; i += 1) created.push(await create(organizationId, draft(userId, { createdAt: at(i % 2) })));
       const walked: Project[] = [];
       for (let page = await repository.list(organizationId, { limit: 3 }); page.length > 0; ) {
         walked.push(...page);
@@ -141,7 +144,7 @@ export function projectRepositoryContract(name: string, open: () => Promise<Proj
       expect(ids(firstPage)).toEqual(ids(original.slice(0, 4)));
 
       const inserts = Promise.all(
-        Array.from({ length: 10 }, (_, i) => repository.create(organizationId, draft(userId, { name: `new${i}`, createdAt: at(100 + i) }))),
+        Array.from({ length: 10 }, (_, i) => create(organizationId, draft(userId, { name: `new${i}`, createdAt: at(100 + i) }))),
       );
       const walked: Project[] = [];
       let after = firstPage[firstPage.length - 1]!;
@@ -158,7 +161,7 @@ export function projectRepositoryContract(name: string, open: () => Promise<Proj
 
     it('updates the given fields, sets updatedAt and never changes createdAt', async () => {
       const { organizationId, userId } = await harness.newTenant();
-      const project = await repository.create(organizationId, draft(userId, { name: 'Apollo', description: 'moon', createdAt: at(0) }));
+      const project = await create(organizationId, draft(userId, { name: 'Apollo', description: 'moon', createdAt: at(0) }));
 
       const renamed = await repository.update(organizationId, project.id, { name: 'Artemis', updatedAt: at(1, 5) });
       expect(renamed).toEqual({ ...project, name: 'Artemis', updatedAt: at(1, 5) });

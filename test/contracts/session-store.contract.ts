@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { assertOnFreshStores } from './fresh-runs';
+import { expectWindowsWalkTheList } from './list-window';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
 import type { SessionPrincipal, SessionStore } from '../../core/accounts/session-store.port';
@@ -80,6 +81,13 @@ export function describeSessionStoreContract(name: string, setup: () => Promise<
         { id: newer.id, createdAt: at(-HOUR_MS), lastSeenAt: at(-HOUR_MS), expiresAt: at(HOUR_MS), userAgent: null, ip: null },
         { id: older.id, createdAt: at(-2 * HOUR_MS), lastSeenAt: at(-2 * HOUR_MS), expiresAt: at(HOUR_MS), userAgent: 'Firefox/140', ip: '2001:db8::1' },
       ]);
+    });
+
+    it('pages the live sessions newest first, ties by id, without skipping or repeating', async () => {
+      for (const offset of [-3, -2, -2, -2, -1]) {
+        await h.sessions.create({ userId: user.id, tokenHash: aTokenHash(), createdAt: at(offset * HOUR_MS), expiresAt: at(HOUR_MS), credentialsVersion: 0 });
+      }
+      await expectWindowsWalkTheList((window) => h.sessions.listLiveForUser(user.id, at(0), window), 2, 'newest-first');
     });
 
     it('records activity only over a stale lastSeenAt, once for concurrent writers', async () => {

@@ -113,10 +113,62 @@ export function subscriptionRepositoryContract(name: string, setup: () => Promis
       const { repository, newOrganization } = await open();
       const [a, b] = [await newOrganization(), await newOrganization()];
       await repository.applyState(a, state({ customerId: 'cus_a' }));
-      await repository.applyState(b, state({ customerId: 'cus_b', status: 'trialing' }));
+      await repository.applyState(b, state({ customerId: 'cus_b', subscriptionId: 'sub_b', status: 'trialing' }));
       expect(await repository.findByOrganization(a)).toMatchObject({ customerId: 'cus_a', status: 'active' });
       expect(await repository.findByOrganization(b)).toMatchObject({ customerId: 'cus_b', status: 'trialing' });
       expect(await repository.findOrganizationByCustomer('cus_b')).toBe(b);
+    });
+
+    it('gives a customer to one organization only: storing it for another one fails, also when both race', async () => {
+      const { repository, newOrganization } = await open();
+      const [a, b, c, d] = [await newOrganization(), await newOrganization(), await newOrganization(), await newOrganization()];
+      await repository.saveCustomer(a, 'cus_a', at('2026-11-21T10:00:00.000Z'));
+      await expect(repository.saveCustomer(b, 'cus_a', at('2026-11-21T10:00:01.000Z'))).rejects.toThrow();
+      expect(await repository.findByOrganization(b)).toBeNull();
+      expect(await repository.findOrganizationByCustomer('cus_a')).toBe(a);
+      const raced = await Promise.allSettled([c, d].map((org) => repository.saveCustomer(org, 'cus_raced', at('2026-11-21T10:00:02.000Z'))));
+      expect(raced.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const winner = (await repository.findByOrganization(c))?.customerId === 'cus_raced' ? c : d;
+      expect(await repository.findOrganizationByCustomer('cus_raced')).toBe(winner);
+    });
+
+    it('never changes the stored customer when applying a state', async () => {
+      const { repository, newOrganization } = await open();
+      const org = await newOrganization();
+      await repository.saveCustomer(org, 'cus_1', at('2026-11-21T09:00:00.000Z'));
+      await repository.applyState(org, state({ customerId: 'cus_elsewhere' }));
+      expect(await repository.findByOrganization(org)).toMatchObject({ customerId: 'cus_1', status: 'active' });
+      expect(await repository.findOrganizationByCustomer('cus_elsewhere')).toBeNull();
+    });
+
+    it('follows the live subscription: another, ended subscription of the customer does not replace it, in any order', async () => {
+      const { repository, newOrganization } = await open();
+      const org = await newOrganization();
+      const live = state({ subscriptionId: 'sub_live', productId: 'prod_pro', eventAt: at('2026-11-21T10:00:00.000Z') });
+      const ended = state({ subscriptionId: 'sub_ended', status: 'canceled', productId: 'prod_basic', eventAt: at('2026-11-21T11:00:00.000Z') });
+      await expect(repository.applyState(org, ended)).resolves.toBe(true);
+      await expect(repository.applyState(org, live)).resolves.toBe(true);
+      await expect(repository.applyState(org, { ...ended, eventAt: at('2026-11-21T12:00:00.000Z') })).resolves.toBe(true);
+      expect(await repository.findByOrganization(org)).toMatchObject({ subscriptionId: 'sub_live', status: 'active', productId: 'prod_pro', eventAt: live.eventAt });
+      // Each subscription is ordered by its own events: the live one's old event is ignored, its end is not.
+      await expect(repository.applyState(org, { ...live, status: 'incomplete', eventAt: at('2026-11-21T09:00:00.000Z') })).resolves.toBe(false);
+      await repository.applyState(org, { ...live, status: 'canceled', eventAt: at('2026-11-21T13:00:00.000Z') });
+      expect(await repository.findByOrganization(org)).toMatchObject({ subscriptionId: 'sub_live', status: 'canceled' });
+      // Of two live subscriptions, the one reported last.
+      await repository.applyState(org, state({ subscriptionId: 'sub_new', status: 'trialing', eventAt: at('2026-11-21T14:00:00.000Z') }));
+      expect(await repository.findByOrganization(org)).toMatchObject({ subscriptionId: 'sub_new', status: 'trialing' });
+    });
+
+    it('holds a live subscription only while there is one', async () => {
+      const { repository, newOrganization } = await open();
+      const org = await newOrganization();
+      await expect(repository.holdLiveSubscription(org)).resolves.toBe(false);
+      await repository.saveCustomer(org, 'cus_1', at('2026-11-21T09:00:00.000Z'));
+      await expect(repository.holdLiveSubscription(org)).resolves.toBe(false);
+      for (const [i, status] of (['active', 'trialing', 'past_due', 'incomplete', 'unpaid', 'canceled'] as const).entries()) {
+        await repository.applyState(org, state({ status, eventAt: new Date(at('2026-11-21T10:00:00.000Z').getTime() + i * 1000) }));
+        await expect(repository.holdLiveSubscription(org), status).resolves.toBe(['active', 'trialing', 'past_due'].includes(status));
+      }
     });
 
     it('writes nothing for an organization that does not exist', async () => {

@@ -167,6 +167,20 @@ export function describeUserRepositoryContract(name: string, setup: () => Promis
       await expectWindowsWalkTheList((window) => h.users.listByOrganization(orgId, window), 2);
     });
 
+    it('sets the names it is given, leaves the others, clears with null, and returns the updated user', async () => {
+      const user = await h.users.create(aNewUser(orgId, { firstName: 'Ada', lastName: 'Lovelace' }));
+
+      const renamed = await h.users.updateName(user.id, { firstName: 'Augusta' });
+      expect(renamed).toEqual({ ...user, firstName: 'Augusta' });
+      const cleared = await h.users.updateName(user.id, { firstName: 'Zoë 🚀', lastName: null });
+      expect(cleared).toEqual({ ...user, firstName: 'Zoë 🚀', lastName: null });
+      expect(await h.users.findById(user.id)).toEqual(cleared);
+    });
+
+    it('answers null for an unknown user when renaming', async () => {
+      await expect(h.users.updateName(987_654, { firstName: 'Nobody' })).resolves.toBeNull();
+    });
+
     it('updates the role within the organization and returns the updated user', async () => {
       const user = await h.users.create(aNewUser(orgId));
 

@@ -293,7 +293,7 @@ describe.skipIf(!postgres)('foundation over HTTP', () => {
       expect(res.headers.get('x-request-id')).toBe('malformed-1');
     });
 
-    test.each(['/no-such-route', '/ping/'])('404 NOT_FOUND for %s (no trailing-slash variants)', async (path) => {
+    test.each(['/no-such-route', '/no-such-route/', '/ping//', '//ping'])('404 NOT_FOUND for %s (one trailing slash is taken off, no more)', async (path) => {
       const res = await app.request(path);
       const body = await expectErrorResponse(res, 404, 'NOT_FOUND');
       expect(body.details).toEqual({});
@@ -433,19 +433,39 @@ describe.skipIf(!postgres)('foundation over HTTP', () => {
   });
 
   describe('503 SERVICE_UNAVAILABLE when the database is unreachable', () => {
-    test('the real server starts with its database down and /health says so', async () => {
-      const closed = createTcpServer();
-      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-      const port = (closed.address() as AddressInfo).port;
-      await new Promise<void>((resolve) => closed.close(() => resolve()));
-      const down = await startTestApp({ APP_DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/tk_test_unreachable` });
+    test('the real server waits for a database that comes up within APP_DATABASE_STARTUP_WAIT_SECONDS, then serves', { timeout: 60_000 }, async () => {
+      const target = new URL(db.url);
+      const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      await proxy.cut();
+      const viaProxy = new URL(db.url);
+      viaProxy.host = `127.0.0.1:${proxy.port}`;
+      const starting = startTestApp({ APP_DATABASE_URL: viaProxy.toString(), APP_DATABASE_STARTUP_WAIT_SECONDS: '30' });
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await proxy.restore();
+      const late = await starting;
       try {
-        const res = await down.request('/health');
-        expect(res.status).toBe(503);
-        expect(await res.json()).toEqual({ status: 'unavailable', checks: { database: 'down', redis: 'disabled' } });
-        expectSecurityHeaders(res);
+        const res = await late.request('/health');
+        expect(res.status).toBe(200);
+        const messages = late.logs().map((line) => String(line.msg));
+        expect(messages.filter((message) => message.startsWith('database unreachable'))).toHaveLength(1);
+        expect(messages).toContain('database reachable: starting');
+
+        // Then an outage while it runs: the jobs (email delivery polls every second) say so once, and once when it ends.
+        await proxy.cut();
+        await new Promise((resolve) => setTimeout(resolve, 4_000));
+        await proxy.restore();
+        const deadline = Date.now() + 10_000;
+        while (!late.logs().some((line) => line.msg === 'jobs resumed: the service answers again') && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const jobLines = late.logs().filter((line) => /^job|^jobs/.test(String(line.msg)) && line.level !== 20);
+        expect(jobLines.map((line) => line.msg)).toEqual([
+          'jobs paused: a required service is unreachable; each job retries every period',
+          'jobs resumed: the service answers again',
+        ]);
       } finally {
-        await down.close();
+        await late.close();
+        await proxy.cut();
       }
     });
 

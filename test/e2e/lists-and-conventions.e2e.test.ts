@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../app/client';
-import { STREAM_PAGE } from '../../app/http/routes/projects.routes';
+import { STREAM_BATCH } from '../../app/http/list-response';
 import { apiSuite } from '../support/api-suite';
 import { expectErrorResponse } from '../support/http-assertions';
 import { requirePostgres } from '../support/postgres';
@@ -69,9 +69,9 @@ describe.skipIf(!postgres)('lists and HTTP conventions', () => {
     expect(tooMany.response.status).toBe(422);
   });
 
-  it(`streams every project without limit, ${STREAM_PAGE} rows per query, newest first`, async () => {
+  it(`streams every project without limit, ${STREAM_BATCH} rows per query, newest first`, async () => {
     const { api, organizationId } = await as('readonly');
-    const total = STREAM_PAGE * 2 + 37;
+    const total = STREAM_BATCH * 2 + 37;
     const base = Date.UTC(2026, 0, 1);
     const rows = Array.from({ length: total }, (_, i) => ({
       organization_id: organizationId,

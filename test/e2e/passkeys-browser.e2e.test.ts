@@ -58,13 +58,13 @@ describe.skipIf(!found)('passkeys in a real browser', () => {
     await context.addCookies([{ name: app.config.sessionCookieName, value: member.token, url: apiHost().origin }]);
     await page.goto(`${webUrl}/?api=${encodeURIComponent(apiHost().origin)}`);
 
-    const registered = await page.evaluate(() => (window as unknown as { registerPasskey(name: string): Promise<{ id: number; name: string }> }).registerPasskey('Chromium'));
+    const registered = await page.evaluate(() => (globalThis as unknown as { registerPasskey(name: string): Promise<{ id: number; name: string }> }).registerPasskey('Chromium'));
     expect(registered).toMatchObject({ name: 'Chromium', device_type: 'single_device' });
 
-    await page.evaluate(() => (window as unknown as { logOut(): Promise<unknown> }).logOut());
+    await page.evaluate(() => (globalThis as unknown as { logOut(): Promise<unknown> }).logOut());
     expect(await sessionCookie()).toBeUndefined();
 
-    const signedIn = await page.evaluate(() => (window as unknown as { signInWithPasskey(): Promise<{ user_id: number }> }).signInWithPasskey());
+    const signedIn = await page.evaluate(() => (globalThis as unknown as { signInWithPasskey(): Promise<{ user_id: number }> }).signInWithPasskey());
     expect(signedIn).toEqual({ user_id: member.userId });
 
     const token = await sessionCookie();

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { startTestApp } from '../support/app';
-import { createEmptyDatabase, requirePostgres } from '../support/postgres';
+import { createEmptyDatabase, requirePostgres, TEST_PG_URL } from '../support/postgres';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -83,4 +83,49 @@ test.skipIf(!postgres)('APP_MIGRATE_ON_START=true migrates at startup, and the A
   } finally {
     await empty.drop();
   }
+});
+
+/** A loopback port nothing listens on: connections to it are refused at once. */
+async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+test('an unreachable APP_DATABASE_URL: startup waits the stated bound, then exits 1 with one line and no stack', { timeout: 90_000 }, async () => {
+  const port = await closedPort();
+  const started = performance.now();
+  const { code, stdout, stderr } = await runMain({ APP_DATABASE_URL: `postgres://app:s3cret-pw@127.0.0.1:${port}/tenantkit`, APP_PORT: '0', APP_DATABASE_STARTUP_WAIT_SECONDS: '3' });
+  const tookMs = performance.now() - started;
+  expect(code).toBe(1);
+  expect(stdout).not.toContain('listening');
+  expect(stderr.trim().split('\n')).toEqual([
+    `tenantkit failed to start: the database at 127.0.0.1:${port}/tenantkit is unreachable (connect ECONNREFUSED 127.0.0.1:${port}) after waiting 3 s (APP_DATABASE_STARTUP_WAIT_SECONDS): check APP_DATABASE_URL and that PostgreSQL is running`,
+  ]);
+  const exitedAt = Date.now();
+  const logLines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const waiting = logLines.filter((line) => line.msg === `database unreachable (connect ECONNREFUSED 127.0.0.1:${port}); waiting for it`);
+  expect(waiting).toHaveLength(1);
+  expect(`${stdout}${stderr}`).not.toMatch(/\n\s+at |s3cret-pw/);
+  // From the first failed attempt to the exit: the bound, give or take a retry and the exit itself.
+  const waitedMs = exitedAt - Date.parse(String(waiting[0]!.time));
+  expect(waitedMs).toBeGreaterThan(2_500);
+  expect(waitedMs).toBeLessThan(3_000 + 2_000);
+  console.info(`[startup] unreachable database, 3 s bound: waited ${waitedMs} ms, exit 1 ${Math.round(tookMs)} ms after spawn`);
+});
+
+test.skipIf(!postgres)('a database that answers with an error (no such database) stops startup at once, in one line', { timeout: 90_000 }, async () => {
+  const url = new URL(TEST_PG_URL);
+  url.pathname = '/tk_no_such_database';
+  const started = performance.now();
+  const { code, stdout, stderr } = await runMain({ APP_DATABASE_URL: url.toString(), APP_PORT: '0', APP_DATABASE_STARTUP_WAIT_SECONDS: '60' });
+  expect(code).toBe(1);
+  expect(stdout).not.toContain('listening');
+  const lines = stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^tenantkit failed to start: the database at .*\/tk_no_such_database refused the connection \(.*tk_no_such_database.*\): check APP_DATABASE_URL$/);
+  expect(performance.now() - started).toBeLessThan(60_000);
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signed, subscriptionEvent } from '../builders/stripe-events';
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-fake';
 import { startStripeFake, type StripeFake } from '../fakes/stripe-fake';
 import { startTestApp, type TestApp } from '../support/app';
@@ -301,6 +302,10 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
       expectApiError(await member.api.GET('/settings/organization'), 403, 'ACCESS_DENIED');
       expectApiError(await member.api.PUT('/settings/organization', { body: { overage_enabled: true } }), 403, 'ACCESS_DENIED');
 
+      // Overage needs a live subscription to be billed on.
+      expect(expectApiError(await admin.api.PUT('/settings/organization', { body: { overage_enabled: true } }), 409, 'CONFLICT')).toEqual({ reason: 'no_live_subscription' });
+      expect((await admin.api.GET('/settings/organization')).data).toEqual({ overage_enabled: false, require_mfa: false });
+      await world.givePlan(admin.organizationId, { token_limit: 0, enable_ai: true });
       const changed = await admin.api.PUT('/settings/organization', { body: { overage_enabled: true } });
       expect(changed.data).toEqual({ overage_enabled: true, require_mfa: false });
       expect((await admin.api.GET('/settings/organization')).data).toEqual({ overage_enabled: true, require_mfa: false });
@@ -355,6 +360,39 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
       expect(expectApiError(await improve(admin, note), 403, 'QUOTA_EXCEEDED')).toEqual({ feature_key: 'token_limit', limit: 0 });
       expect(openai.requests.length).toBe(sent);
       await setSystem(false);
+    });
+
+    it('refuses overage on Free with the system switch on, serves nothing past the cap, and turns overage off when the subscription ends', async () => {
+      await setSystem(true);
+      try {
+        const admin = await world.as('org_admin');
+        // Free with AI (the default plan), no subscription: the switch is refused, calls past the cap too.
+        await app.db!.database.run(`update plan set features = features || '{"enable_ai": true}'::jsonb where is_default`, []);
+        expectApiError(await admin.api.PUT('/settings/organization', { body: { overage_enabled: true } }), 409, 'CONFLICT');
+        const note = await world.noteOf(admin);
+        const sent = openai.requests.length;
+        expectApiError(await improve(admin, note), 403, 'QUOTA_EXCEEDED');
+        expect(openai.requests.length).toBe(sent);
+
+        // Subscribed: the switch goes on. The subscription ends: the webhook turns it off, and calls past the cap are refused again.
+        expect((await admin.api.POST('/subscription/portal')).response.status).toBe(200);
+        await world.givePlan(admin.organizationId, { token_limit: 0, enable_ai: true });
+        expect((await admin.api.PUT('/settings/organization', { body: { overage_enabled: true } })).response.status).toBe(200);
+        const [row] = await app.db!.database.select<{ stripe_customer_id: string }>('select stripe_customer_id from subscription where organization_id = $1', [admin.organizationId]);
+        const ended = subscriptionEvent(`evt_overage_end_${admin.organizationId}`, 'customer.subscription.deleted', {
+          customer: row!.stripe_customer_id,
+          status: 'canceled',
+          created: Math.floor(Date.now() / 1000) + 60,
+        });
+        const { payload, signature } = signed(ended, SECRET);
+        expect((await webhook(payload, signature)).status).toBe(200);
+        expect((await admin.api.GET('/settings/organization')).data).toEqual({ overage_enabled: false, require_mfa: false });
+        expectApiError(await improve(admin, note), 403, 'QUOTA_EXCEEDED');
+        expect(openai.requests.length).toBe(sent);
+      } finally {
+        await app.db!.database.run(`update plan set features = features - 'enable_ai' where is_default`, []);
+        await setSystem(false);
+      }
     });
 
     it('with both switches on, lets the call through as overage and reports it to Stripe as a meter event keyed by the usage id', async () => {

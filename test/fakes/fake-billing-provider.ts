@@ -9,6 +9,7 @@ import type {
   PaymentCheckoutRequest,
   PaymentCompletedEvent,
   PortalRequest,
+  ProviderPrice,
 } from '../../core/billing/billing-provider.port';
 import { DomainError } from '../../core/shared/domain-error';
 
@@ -27,7 +28,8 @@ const badSignature = () => new DomainError('INVALID_WEBHOOK_SIGNATURE', 'The sig
  * as Stripe signs: `t=<unix seconds>,v1=<HMAC-SHA256 of "t.body">` (`FakeBillingProvider.signed`
  * makes one). Checkouts know a price list and answer a replayed idempotency key with the first
  * session; a customer request with an idempotency key seen before returns the first customer, as
- * Stripe does. Customer, checkout and portal requests are recorded; `failNext` queues an error
+ * Stripe does. Each known price `price_X` sells the product `prod_X` (`findPrice`); `archivePrice`
+ * stops selling one. Customer, checkout and portal requests are recorded; `failNext` queues an error
  * for the next call of any kind.
  *
  * Checkout sessions, subscription and payment alike, are kept and found by id (`sessionIdFrom`
@@ -49,6 +51,7 @@ export class FakeBillingProvider implements BillingProvider {
   private readonly sessions = new Map<string, { url: string; id: string }>();
   private readonly sessionsById = new Map<string, CheckoutSessionState>();
   private readonly customersByKey = new Map<string, string>();
+  private readonly archivedPrices = new Set<string>();
   private nextFailure: Error | undefined;
 
   constructor(private readonly prices: readonly string[] = FakeBillingProvider.PRICES) {}
@@ -72,6 +75,17 @@ export class FakeBillingProvider implements BillingProvider {
     const customerId = this.customersByKey.get(request.idempotencyKey) ?? `cus_fake_${this.customersByKey.size + 1}`;
     this.customersByKey.set(request.idempotencyKey, customerId);
     return { customerId };
+  }
+
+  async findPrice(priceId: string): Promise<ProviderPrice | null> {
+    this.throwQueuedFailure();
+    if (!this.prices.includes(priceId)) return null;
+    return { id: priceId, productId: priceId.replace(/^price_/, 'prod_'), active: !this.archivedPrices.has(priceId) };
+  }
+
+  /** The price stays known but is no longer sold. */
+  archivePrice(priceId: string): void {
+    this.archivedPrices.add(priceId);
   }
 
   async createCheckoutSession(request: CheckoutRequest): Promise<{ url: string }> {

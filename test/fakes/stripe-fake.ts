@@ -10,6 +10,7 @@ import { header } from './fake-provider-server';
  * `POST /v1/checkout/sessions` (https://docs.stripe.com/api/checkout/sessions/create: subscription
  * mode with a price, payment mode with inline `price_data`),
  * `GET /v1/checkout/sessions/{id}` (https://docs.stripe.com/api/checkout/sessions/retrieve),
+ * `GET /v1/prices/{id}` (https://docs.stripe.com/api/prices/retrieve: a price `price_X` sells the product `prod_X`),
  * `POST /v1/billing_portal/sessions` (https://docs.stripe.com/api/customer_portal/sessions/create) and
  * `POST /v1/billing/meter_events` (https://docs.stripe.com/api/billing/meter-event/create).
  * `Authorization: Bearer <secret key>`, form-encoded bodies with bracketed keys, `Idempotency-Key`
@@ -74,10 +75,14 @@ export interface StripeFake {
   readonly meterEvents: StripeMeterEvent[];
   /** The ids every `GET /v1/checkout/sessions/{id}` asked for, decoded. */
   readonly sessionLookups: string[];
+  /** The ids every `GET /v1/prices/{id}` asked for, decoded. */
+  readonly priceLookups: string[];
   /** Distinct customers created, by id. */
   readonly customers: Map<string, Record<string, unknown>>;
   /** Every protocol violation seen; empty when the SDK behaved. */
   readonly protocolErrors: string[];
+  /** The price stays known but is no longer sold (`active: false`), as after archiving it in the dashboard. */
+  archivePrice(id: string): void;
   /** Fail the next `count` requests (of any endpoint) with `failure`. */
   failNext(failure: StripeFailure, count?: number): void;
   /** The session as Stripe holds it now; undefined for an id it never created. */
@@ -199,7 +204,7 @@ function newSession(form: Form): StripeCheckoutSession {
 
 export interface StripeFakeOptions {
   apiKey: string;
-  /** The prices Stripe knows; a checkout for another one is refused as Stripe does. Default: any price. */
+  /** The prices Stripe knows; a checkout for another one is refused as Stripe does. Default: any `price_…`. */
   prices?: readonly string[];
 }
 
@@ -210,6 +215,8 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
   const meterEventCalls: StripeCall[] = [];
   const meterEvents: StripeMeterEvent[] = [];
   const sessionLookups: string[] = [];
+  const priceLookups: string[] = [];
+  const archivedPrices = new Set<string>();
   const customers = new Map<string, Record<string, unknown>>();
   const sessions = new Map<string, StripeCheckoutSession>();
   const protocolErrors: string[] = [];
@@ -275,14 +282,23 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     }
   };
 
+  /** `GET /v1/prices/{id}`: known prices answer with their product; others with Stripe's 404. */
+  const retrievePrice = (encodedId: string): Reply => {
+    const id = decoded(encodedId);
+    priceLookups.push(id);
+    const failure = failures.shift();
+    if (failure) return { status: FAILURES[failure].status, body: { error: FAILURES[failure].error } };
+    const known = /^price_(\w+)$/.exec(id);
+    if (!known || (options.prices && !options.prices.includes(id))) {
+      return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'price', message: `No such price: '${id}'` } } };
+    }
+    const body = { id, object: 'price', active: !archivedPrices.has(id), product: `prod_${known[1]}`, currency: 'usd', unit_amount: 1_900, type: 'recurring', livemode: false };
+    return { status: 200, body };
+  };
+
   /** `GET /v1/checkout/sessions/{id}`: Stripe's two refusals, an id it cannot read and one it has no session for. */
   const retrieveSession = (encodedId: string): Reply => {
-    let id: string;
-    try {
-      id = decodeURIComponent(encodedId);
-    } catch {
-      id = encodedId;
-    }
+    const id = decoded(encodedId);
     sessionLookups.push(id);
     const failure = failures.shift();
     if (failure) return { status: FAILURES[failure].status, body: { error: FAILURES[failure].error } };
@@ -323,13 +339,14 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     const raw = await readBody(req);
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
-    const known = req.method === 'POST' ? REQUIRED[path] !== undefined : req.method === 'GET' && sessionPath !== null;
+    const pricePath = /^\/v1\/prices\/([^/]+)$/.exec(path);
+    const known = req.method === 'POST' ? REQUIRED[path] !== undefined : req.method === 'GET' && (sessionPath !== null || pricePath !== null);
     if (!known) return reject(res, 404, [`unexpected ${req.method} ${path}`]);
     if (header(req.headers, 'authorization') !== `Bearer ${options.apiKey}`) {
       return reject(res, 401, ['Authorization is not "Bearer <the secret key>"']);
     }
-    if (sessionPath) {
-      const { status, body } = retrieveSession(sessionPath[1]!);
+    if (sessionPath || pricePath) {
+      const { status, body } = sessionPath ? retrieveSession(sessionPath[1]!) : retrievePrice(pricePath![1]!);
       return answer(res, status, body);
     }
     handlePost(req, res, path, raw);
@@ -358,8 +375,12 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     meterEventCalls,
     meterEvents,
     sessionLookups,
+    priceLookups,
     customers,
     protocolErrors,
+    archivePrice(id) {
+      archivedPrices.add(id);
+    },
     failNext(failure, count = 1) {
       for (let i = 0; i < count; i += 1) failures.push(failure);
     },
@@ -400,6 +421,14 @@ const metadataOf = (form: Form) =>
       .map(([key, value]) => [/^metadata\[(\w+)\]$/.exec(key)?.[1], value] as const)
       .filter((entry): entry is readonly [string, string] => entry[0] !== undefined),
   );
+
+function decoded(encodedId: string): string {
+  try {
+    return decodeURIComponent(encodedId);
+  } catch {
+    return encodedId;
+  }
+}
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];

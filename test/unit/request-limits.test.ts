@@ -25,6 +25,7 @@ type Schema = {
   format?: string;
   pattern?: string;
   oneOf?: Array<{ required?: string[] }>;
+  minProperties?: number;
 };
 type Parameter = { name: string; in: 'path' | 'query'; required: boolean; schema: Schema };
 type Operation = { operationId: string; parameters: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } };
@@ -86,7 +87,13 @@ function valid(schema: Schema): unknown {
   if (s.type === 'boolean') return true;
   if (s.type === 'object') {
     const required = Object.entries(s.properties ?? {}).filter(([name]) => (s.required ?? []).includes(name));
-    return { ...Object.fromEntries(required.map(([name, property]) => [name, valid(property)])), ...oneOfFirst(s) };
+    const value: Record<string, unknown> = { ...Object.fromEntries(required.map(([name, property]) => [name, valid(property)])), ...oneOfFirst(s) };
+    // "At least n properties": the first optional ones, with valid values.
+    for (const [name, property] of Object.entries(s.properties ?? {})) {
+      if (Object.keys(value).length >= (s.minProperties ?? 0)) break;
+      value[name] ??= valid(property);
+    }
+    return value;
   }
   const min = Math.max(s.minLength ?? 1, s.format === 'email' ? 16 : 1);
   return text(s, min);

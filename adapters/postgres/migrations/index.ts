@@ -11,7 +11,10 @@ import { Migration20261124071111_AccountSecurity } from './Migration202611240711
 import { Migration20261124081339_PlansNotesQuotas } from './Migration20261124081339_PlansNotesQuotas';
 import { Migration20261124083655_CredentialsVersion } from './Migration20261124083655_CredentialsVersion';
 import { Migration20261126104754_AiCopilot } from './Migration20261126104754_AiCopilot';
-import { Migration20261126175220_Passkeys } from './Migration20261126175220_Passkeys';
+import { Migration20261126165036_BillingCustomerLinks } from './Migration20261126165036_BillingCustomerLinks';
+import { Migration20261126174409_TokenCountsInt8 } from './Migration20261126174409_TokenCountsInt8';
+import { Migration20261126181804_CopilotAdmission } from './Migration20261126181804_CopilotAdmission';
+import { Migration20261126182315_Passkeys } from './Migration20261126182315_Passkeys';
 
 /** Every migration, in order. Written by `npm run migration:create`; listed so bundlers and tsx never depend on a glob. */
 export const migrations: MigrationObject[] = [
@@ -27,5 +30,8 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124081339_PlansNotesQuotas', class: Migration20261124081339_PlansNotesQuotas },
   { name: 'Migration20261124083655_CredentialsVersion', class: Migration20261124083655_CredentialsVersion },
   { name: 'Migration20261126104754_AiCopilot', class: Migration20261126104754_AiCopilot },
-  { name: 'Migration20261126175220_Passkeys', class: Migration20261126175220_Passkeys },
+  { name: 'Migration20261126165036_BillingCustomerLinks', class: Migration20261126165036_BillingCustomerLinks },
+  { name: 'Migration20261126174409_TokenCountsInt8', class: Migration20261126174409_TokenCountsInt8 },
+  { name: 'Migration20261126181804_CopilotAdmission', class: Migration20261126181804_CopilotAdmission },
+  { name: 'Migration20261126182315_Passkeys', class: Migration20261126182315_Passkeys },
 ];

@@ -4,8 +4,9 @@ import type { CopilotFeature } from '../../../core/ai/usage-record';
 import { OrganizationSchema, UserSchema } from './accounts.entities';
 
 /**
- * The AI copilot's tables. Token counts that add up over an organization's life (balances,
- * period totals, ledger amounts) are int8; a single call's counts fit int4.
+ * The AI copilot's tables. Every token count is int8: totals add up over an organization's life,
+ * and a single call's counts come from a provider's report (clamped in core, but a column is no
+ * place to find out that a bound was wrong).
  */
 
 /** USD per million tokens per model; seeded by the migration, editable by an operator. */
@@ -84,11 +85,11 @@ export const AiReservationSchema = defineEntity({
     periodStart: p.datetime().columnType('timestamptz'),
     // The plan's token_limit when reserved: settling charges against the same allotment.
     allotmentLimit: p.bigint(),
-    inputEstimate: p.integer(),
-    allotmentTokens: p.integer(),
-    creditTokens: p.integer(),
-    overageTokens: p.integer(),
-    maxOutputTokens: p.integer(),
+    inputEstimate: p.bigint(),
+    allotmentTokens: p.bigint(),
+    creditTokens: p.bigint(),
+    overageTokens: p.bigint(),
+    maxOutputTokens: p.bigint(),
     overageAllowed: p.boolean(),
     createdAt: p.datetime().columnType('timestamptz'),
     expiresAt: p.datetime().columnType('timestamptz').index(),
@@ -134,11 +135,11 @@ export const LlmUsageLogSchema = defineEntity({
     user: p.manyToOne(UserSchema).updateRule('cascade').deleteRule('set null').nullable().index(false),
     feature: p.string().$type<CopilotFeature>().length(16),
     model: p.string().length(100),
-    inputTokens: p.integer(),
-    outputTokens: p.integer(),
-    allotmentTokens: p.integer(),
-    creditTokens: p.integer(),
-    overageTokens: p.integer(),
+    inputTokens: p.bigint(),
+    outputTokens: p.bigint(),
+    allotmentTokens: p.bigint(),
+    creditTokens: p.bigint(),
+    overageTokens: p.bigint(),
     costUsd: p.double().nullable(),
     periodStart: p.datetime().columnType('timestamptz'),
     createdAt: p.datetime().columnType('timestamptz(3)'),
@@ -157,7 +158,7 @@ export const AiOverageReportSchema = defineEntity({
   properties: {
     usage: p.manyToOne(LlmUsageLogSchema).primary().updateRule('cascade').deleteRule('cascade'),
     organization: p.manyToOne(OrganizationSchema).updateRule('cascade').deleteRule('cascade').index(),
-    tokens: p.integer(),
+    tokens: p.bigint(),
     occurredAt: p.datetime().columnType('timestamptz'),
     status: p.string().$type<OverageReportStatus>().length(16),
     attempts: p.integer().default(0),

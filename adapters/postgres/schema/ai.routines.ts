@@ -58,7 +58,7 @@ export const AiReserve = new Routine({
   deterministic: false,
   params: {
     ...CALL_PARAMS,
-    p_input_estimate: { type: 'integer' },
+    p_input_estimate: { type: 'bigint' },
     p_overage_allowed: { type: 'boolean' },
     p_min_output: { type: 'integer' },
     p_max_output: { type: 'integer' },
@@ -114,8 +114,8 @@ export const AiSettle = new Routine({
     p_reservation_id: { type: 'integer' },
     ...CALL_PARAMS,
     p_overage_allowed: { type: 'boolean' },
-    p_input_tokens: { type: 'integer' },
-    p_output_tokens: { type: 'integer' },
+    p_input_tokens: { type: 'bigint' },
+    p_output_tokens: { type: 'bigint' },
     p_cost_usd: { type: 'double precision' },
     p_at: { type: 'timestamptz' },
   },
@@ -207,4 +207,143 @@ export const AiRelease = new Routine({
     end`,
 });
 
-export const aiRoutines = [AiReserve, AiSettle, AiRelease];
+/** The reservation's columns, in table order: what `ai_admit` returns after its own. */
+export const RESERVATION_COLUMNS = [
+  'id',
+  'organization_id',
+  'user_id',
+  'feature',
+  'model',
+  'period_start',
+  'allotment_limit',
+  'input_estimate',
+  'allotment_tokens',
+  'credit_tokens',
+  'overage_tokens',
+  'max_output_tokens',
+  'overage_allowed',
+  'created_at',
+  'expires_at',
+] as const;
+
+/**
+ * A copilot call's checks and its reservation in one statement (core's CopilotAdmission port):
+ * one read of the note, the subscription, the plan sold as its product, the default plan and both
+ * overage switches, judged in the port's order, then `ai_reserve` when every check passed. It
+ * returns one row: the outcome (`note_not_found`, `ai_disabled`, `quota_exceeded`, `reserved`),
+ * the plan's `token_limit`, the note's title and content, the subscription's reported period, the
+ * model's price (null when none is on record; the settlement needs it, so it is read here rather
+ * than in a round trip of its own), and the reservation's columns (null unless reserved).
+ *
+ * The effective plan is `selectEffectivePlan`'s rule (core/plans/effective-plan.ts) on the rows
+ * read here: the subscribed plan while the subscription's status is one of
+ * `p_counting_statuses` (core's list, comma-separated), else the default plan; its features fill
+ * gaps with the catalogue's defaults, passed in. Overage is allowed only while both switches are
+ * on and the plan comes from a live subscription (core's `overageAllowed`): usage past capacity is
+ * never metered to a customer that nothing invoices. The period is the reported one while `p_now` is
+ * before its end, the calendar month (`p_month_start`) without a subscribed plan or a reported
+ * period. A reported period that has ended (the renewal event is late) is rolled forward by core
+ * (`subscriptionPeriod`), not here: the function then answers `period_rolled` unless the caller
+ * passed the rolled period's start as `p_period_start`. The input estimate is
+ * `noteInputEstimate`: the prompt's own characters (`p_prompt_characters`) plus the note's.
+ */
+export const AiAdmit = new Routine({
+  name: 'ai_admit',
+  type: 'function',
+  language: 'plpgsql',
+  deterministic: false,
+  params: {
+    p_organization_id: { type: 'integer' },
+    p_user_id: { type: 'integer' },
+    p_note_id: { type: 'integer' },
+    p_feature: { type: 'varchar' },
+    p_model: { type: 'varchar' },
+    p_ai_configured: { type: 'boolean' },
+    p_prompt_characters: { type: 'integer' },
+    p_counting_statuses: { type: 'varchar' },
+    p_default_token_limit: { type: 'bigint' },
+    p_default_enable_ai: { type: 'boolean' },
+    p_now: { type: 'timestamptz' },
+    p_month_start: { type: 'timestamptz' },
+    p_period_start: { type: 'timestamptz' },
+    p_min_output: { type: 'integer' },
+    p_max_output: { type: 'integer' },
+    p_expires_at: { type: 'timestamptz' },
+  },
+  returns: { runtimeType: 'object', columnType: 'setof record' },
+  body: `declare
+      v_note_id integer;
+      v_title varchar;
+      v_content text;
+      v_status varchar;
+      v_reported_start timestamptz;
+      v_reported_end timestamptz;
+      v_product_plan_id integer;
+      v_product_features jsonb;
+      v_default_plan_id integer;
+      v_default_features jsonb;
+      v_organization_overage boolean;
+      v_system_overage boolean;
+      v_input_usd double precision;
+      v_output_usd double precision;
+      v_features jsonb;
+      v_period_start timestamptz;
+      v_token_limit bigint;
+      v_outcome text;
+      v_subscribed boolean;
+      v_reservation ai_reservation;
+    begin
+      select n.id, n.title, n.content, s.status, s.current_period_start, s.current_period_end, pp.id, pp.features, dp.id, dp.features,
+          o.overage_enabled, ss.ai_overage_enabled, mp.input_usd_per_million, mp.output_usd_per_million
+        into v_note_id, v_title, v_content, v_status, v_reported_start, v_reported_end, v_product_plan_id, v_product_features,
+          v_default_plan_id, v_default_features, v_organization_overage, v_system_overage, v_input_usd, v_output_usd
+        from (values (1)) as one (x)
+        left join note n on n.organization_id = p_organization_id and n.user_id = p_user_id and n.id = p_note_id
+        left join subscription s on s.organization_id = p_organization_id
+        left join plan pp on pp.stripe_product_id = s.product_id
+        left join plan dp on dp.is_default = true
+        left join organization o on o.id = p_organization_id
+        left join system_settings ss on ss.id = 1
+        left join model_price mp on mp.model = p_model;
+      if v_note_id is null then
+        v_outcome := 'note_not_found';
+      elsif not p_ai_configured then
+        v_outcome := 'ai_disabled';
+      else
+        v_subscribed := v_status = any(string_to_array(p_counting_statuses, ',')) and v_product_plan_id is not null;
+        if v_subscribed then
+          v_features := v_product_features;
+          if v_reported_start is null or v_reported_end is null then
+            v_period_start := p_month_start;
+          elsif p_now < v_reported_end then
+            v_period_start := v_reported_start;
+          else
+            v_period_start := p_period_start;
+          end if;
+        elsif v_default_plan_id is null then
+          raise exception 'No default plan: the plan table lost its invariant';
+        else
+          v_features := v_default_features;
+          v_period_start := p_month_start;
+        end if;
+        v_token_limit := coalesce((v_features ->> 'token_limit')::bigint, p_default_token_limit);
+        if not coalesce((v_features ->> 'enable_ai')::boolean, p_default_enable_ai) then
+          v_outcome := 'ai_disabled';
+        elsif v_period_start is null then
+          v_outcome := 'period_rolled';
+        elsif v_system_overage is null then
+          -- Seeded by its migration: reserving without it would silently turn overage off.
+          raise exception 'No system_settings row: its migration seeds it';
+        else
+          select * into v_reservation from ai_reserve(p_organization_id, p_user_id, p_feature, p_model, v_period_start, v_token_limit,
+            ceil((p_prompt_characters + char_length(v_title) + char_length(v_content)) / 4.0)::integer,
+            coalesce(v_organization_overage, false) and v_system_overage and v_subscribed, p_min_output, p_max_output, p_now, p_expires_at);
+          v_outcome := case when v_reservation.id is null then 'quota_exceeded' else 'reserved' end;
+        end if;
+      end if;
+      return query select v_outcome, v_token_limit, v_title, v_content, v_reported_start, v_reported_end, v_input_usd, v_output_usd,
+        ${RESERVATION_COLUMNS.map((column) => `v_reservation.${column}`).join(', ')};
+    end`,
+});
+
+export const aiRoutines = [AiReserve, AiSettle, AiRelease, AiAdmit];

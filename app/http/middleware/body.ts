@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import { HttpError } from '../http-error';
@@ -19,17 +20,22 @@ export function bodySizeLimit(): Middleware {
   };
 }
 
-/** A declared body up to this size that was answered before being read is read and thrown away. */
-const DRAIN_LIMIT_BYTES = 4 * MAX_BODY_BYTES;
+/**
+ * How much of a body the answer did not need is read and thrown away before the answer goes
+ * out, and for how long at most: beyond either, the answer goes out with `Connection: close`.
+ */
+export const DRAIN_LIMIT_BYTES = 8 * MAX_BODY_BYTES;
+export const DRAIN_LIMIT_MS = 5_000;
 
 /**
- * Keeps keep-alive connections usable after an early answer (413, 401, 404, 405… before the body
- * was read). The unread rest of the body still arrives on the socket; if nobody reads it, the
- * connection's next request is parsed out of body bytes and the client sees ECONNRESET. So: a
- * declared body up to DRAIN_LIMIT_BYTES is read and discarded (the connection stays alive); a
- * larger or chunked one (whose end we cannot bound) is also discarded while the answer goes out,
- * but the answer says `Connection: close`, so the client opens a fresh connection for its next
- * request instead of reusing this one.
+ * Makes sure a client reads the answer to a request whose body was not (or not all) read: a 413
+ * for a chunked body over the limit, a 401, 404 or 405 answered before the body. A client still
+ * sending when the server closes the connection gets a broken pipe (EPIPE, ECONNRESET) instead
+ * of the answer, and a client reusing a keep-alive connection whose unread body bytes are still
+ * on the socket gets its next request parsed out of them. So the rest of the body is read and
+ * discarded first, up to DRAIN_LIMIT_BYTES and DRAIN_LIMIT_MS; then the answer goes out and the
+ * connection stays usable. A body declared larger than that, or one still coming when a bound is
+ * reached, is discarded while the answer goes out with `Connection: close`.
  */
 export function unreadBodyDisposal(): Middleware {
   return (ctx, next) => {
@@ -44,12 +50,61 @@ async function disposeAfter(ctx: Context, next: () => Promise<unknown>): Promise
   const req = ctx.req;
   if (req.complete) return;
   const declared = ctx.request.length;
-  if (declared === undefined || declared > DRAIN_LIMIT_BYTES) ctx.set('Connection', 'close');
+  const whole = declared === undefined || declared <= DRAIN_LIMIT_BYTES ? await discardRest(req, DRAIN_LIMIT_BYTES, DRAIN_LIMIT_MS) : false;
+  if (whole) return;
+  ctx.set('Connection', 'close');
   req.resume();
+}
+
+/** Reads and drops what is left of `req`; true once it has all arrived, false at a bound (bytes or time) first. */
+function discardRest(req: IncomingMessage, maxBytes: number, maxMs: number): Promise<boolean> {
+  // A parser that gave up (too large, corrupt encoding) may have left the body piped into an inflater.
+  req.unpipe();
+  return new Promise((resolve) => {
+    let read = 0;
+    const finish = (whole: boolean) => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('close', onClose).off('error', onClose);
+      resolve(whole);
+    };
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > maxBytes) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onClose = () => finish(req.complete);
+    const timer = setTimeout(() => finish(false), maxMs);
+    req.on('data', onData).once('end', onEnd).once('close', onClose).once('error', onClose);
+    req.resume();
+  });
 }
 
 function hasBody(ctx: Context): boolean {
   return (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+}
+
+/**
+ * Whether the request carries no body bytes at all. A declared length says so at once; a
+ * chunked body is read up to its first bytes, which are put back for whoever reads it next.
+ */
+export function bodyIsEmpty(ctx: Context): Promise<boolean> {
+  const req = ctx.req;
+  if (!hasBody(ctx) || req.readableEnded) return Promise.resolve(true);
+  if (ctx.request.length !== undefined) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const finish = (empty: boolean) => {
+      req.off('readable', onReadable).off('end', onEnd).off('close', onEnd).off('error', onEnd);
+      resolve(empty);
+    };
+    const onReadable = () => {
+      const chunk = req.read() as Buffer | null;
+      if (chunk === null || chunk.length === 0) return;
+      req.unshift(chunk);
+      finish(false);
+    };
+    const onEnd = () => finish(true);
+    req.on('readable', onReadable).once('end', onEnd).once('close', onEnd).once('error', onEnd);
+  });
 }
 
 /**

@@ -11,11 +11,14 @@ import {
   SignupOrgRequest,
   SignupRequest,
   SuccessResponse,
+  TokenQuery,
   TokenRequest,
+  UpdateCurrentUserRequest,
   UpdatePasswordRequest,
   UserIdResponse,
 } from '../schemas/account.schemas';
 import { roleView } from '../../../core/access/role';
+import { DomainError } from '../../../core/shared/domain-error';
 import type { Signup } from '../../../core/accounts/signup.use-case';
 import type { SignupOrganization } from '../../../core/accounts/signup-organization.use-case';
 import type { VerifyEmail } from '../../../core/accounts/verify-email.use-case';
@@ -25,7 +28,8 @@ import type { Logout } from '../../../core/accounts/logout.use-case';
 import type { ForgotPassword } from '../../../core/accounts/forgot-password.use-case';
 import type { ResetPassword } from '../../../core/accounts/reset-password.use-case';
 import type { UpdatePassword } from '../../../core/accounts/update-password.use-case';
-import type { GetCurrentUser } from '../../../core/accounts/get-current-user.use-case';
+import type { CurrentUser, GetCurrentUser } from '../../../core/accounts/get-current-user.use-case';
+import type { UpdateProfile } from '../../../core/accounts/update-profile.use-case';
 
 export interface AccountUseCases {
   signup: Signup;
@@ -38,6 +42,23 @@ export interface AccountUseCases {
   resetPassword: ResetPassword;
   updatePassword: UpdatePassword;
   getCurrentUser: GetCurrentUser;
+  updateProfile: UpdateProfile;
+}
+
+/** The `/users/me` shape, answered by its GET and its PUT alike. */
+function currentUserView({ user, organization }: CurrentUser) {
+  return {
+    id: user.id,
+    email: user.email,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    email_verified: user.emailVerified,
+    has_password: user.passwordHash !== null,
+    organization_id: organization.id,
+    organization_name: organization.name,
+    role: roleView(user.role),
+    created_at: user.createdAt.toISOString(),
+  };
 }
 
 const success = { success: true } as const;
@@ -124,13 +145,18 @@ export function accountRoutes(
       tag: 'Authentication',
       operationId: 'verifyEmail',
       summary: 'Mark the email verified with the emailed token',
-      description: "Takes the `token` from the emailed link (`…/verify-email?token=…`). A token is single-use and lasts 24 hours; a used, expired or unknown one is 400 `INVALID_TOKEN`.",
+      description:
+        "Takes the `token` from the emailed link (`…/verify-email?token=…`) in the body, or in the query string for a page that posts the link as it is (`POST /auth/verify-email?token=…` with no body); a token in the body wins. The query string is never logged. A token is single-use and lasts 24 hours; a used, expired or unknown one is 400 `INVALID_TOKEN`.",
       access: 'public',
       body: TokenRequest,
+      bodyOptional: true,
+      query: TokenQuery,
       responses: { 200: { description: 'Email verified', schema: SuccessResponse } },
       errors: ['INVALID_TOKEN'],
-      handler: async ({ body }) => {
-        await useCases.verifyEmail.execute({ token: body.token });
+      handler: async ({ body, query }) => {
+        const token = body.token ?? query.token;
+        if (token === undefined) throw new DomainError('VALIDATION_ERROR', 'The request is invalid', { 'body.token': 'Required' });
+        await useCases.verifyEmail.execute({ token });
         return { status: 200, body: success };
       },
     }),
@@ -270,23 +296,26 @@ export function accountRoutes(
       access: 'readonly',
       allowWithoutMfa: true,
       responses: { 200: { description: 'The current user', schema: CurrentUserResponse } },
-      handler: async ({ caller }) => {
-        const { user, organization } = await useCases.getCurrentUser.execute(caller);
-        return {
-          status: 200,
-          body: {
-            id: user.id,
-            email: user.email,
-            first_name: user.firstName,
-            last_name: user.lastName,
-            email_verified: user.emailVerified,
-            has_password: user.passwordHash !== null,
-            organization_id: organization.id,
-            organization_name: organization.name,
-            role: roleView(user.role),
-            created_at: user.createdAt.toISOString(),
-          },
+      handler: async ({ caller }) => ({ status: 200, body: currentUserView(await useCases.getCurrentUser.execute(caller)) }),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/users/me',
+      tag: 'Users',
+      operationId: 'updateCurrentUser',
+      summary: 'Change your own first and last name',
+      description:
+        "Sets the names given: each is trimmed and 1..100 characters of one line (control characters are refused), or `null` to clear it. A name left out keeps its value; at least one must be given, and any other field is refused (422). Answers the `/users/me` shape.",
+      access: 'readonly',
+      allowWithoutMfa: true,
+      body: UpdateCurrentUserRequest,
+      responses: { 200: { description: 'The current user, renamed', schema: CurrentUserResponse } },
+      handler: async ({ body, caller }) => {
+        const change = {
+          ...(body.first_name !== undefined ? { firstName: body.first_name } : {}),
+          ...(body.last_name !== undefined ? { lastName: body.last_name } : {}),
         };
+        return { status: 200, body: currentUserView(await useCases.updateProfile.execute(caller, change)) };
       },
     }),
   ];

@@ -31,11 +31,12 @@ export function billingRoutes(useCases: BillingUseCases | undefined): AnyRoute[]
       tag: TAG,
       operationId: 'createCheckoutSession',
       summary: "Start a Stripe Checkout that subscribes the caller's organization to a price",
-      description: "Starts a Stripe Checkout in subscription mode for `price_id`: redirect the user to `url`. The organization's Stripe customer is created on first need. 503 `SERVICE_UNAVAILABLE` while Stripe is not configured.",
-      access: 'readonly',
+      description:
+        "Starts a Stripe Checkout in subscription mode for `price_id`: redirect the user to `url`. `price_id` must be an active Stripe price of an active plan's product, else 422 on `body.price_id`. While the organization has a live subscription (active, trialing, past_due): 409 `CONFLICT` (`reason: subscription_exists`); plans change in the billing portal. The organization's Stripe customer is created on first need. 503 `SERVICE_UNAVAILABLE` while Stripe is not configured.",
+      access: 'org_admin',
       body: CreateCheckoutRequest,
       responses: { 200: { description: 'Where to send the user to pay', schema: CheckoutResponse } },
-      errors: ['SERVICE_UNAVAILABLE'],
+      errors: ['CONFLICT', 'SERVICE_UNAVAILABLE'],
       handler: async ({ caller, body }) => ({
         status: 200,
         body: await configured().startCheckout.execute(caller, { priceId: body.price_id }),

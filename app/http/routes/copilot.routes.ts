@@ -1,22 +1,12 @@
 import { Readable } from 'node:stream';
-import type { ImproveNote } from '../../../core/ai/improve-note.use-case';
-import type { RunCopilot } from '../../../core/ai/run-copilot';
-import type { SummarizeNote } from '../../../core/ai/summarize-note.use-case';
+import type { RunCopilotCall } from '../../../core/ai/run-copilot-call.use-case';
+import type { CopilotFeature } from '../../../core/ai/usage-record';
 import { defineRoute, type AnyRoute, type HandlerInput } from '../route';
 import { CopilotRequest } from '../schemas/ai.schemas';
 import { NoteIdParams } from '../schemas/note.schemas';
 
 export interface CopilotUseCases {
-  improveNote: ImproveNote;
-  summarizeNote: SummarizeNote;
-}
-
-export interface CopilotRouteOptions {
-  /**
-   * The longest a call may run before it is aborted (and charged for what it used). Shorter than
-   * the reservation's lifetime, so a live call is always settled before the jobs could release it.
-   */
-  maxCallMs: number;
+  runCopilotCall: RunCopilotCall;
 }
 
 const TAG = 'AI';
@@ -28,30 +18,25 @@ const CHECKS =
 /**
  * Streams the model's answer as it comes: the response body is a stream fed delta by delta, each
  * written to the socket as it arrives (nothing buffers it on the way), with the same headers as
- * every response. The call is aborted when the client disconnects or runs past `maxCallMs`, and
- * settled (charged for what it used) however it ends.
+ * every response. The call's life (checks, deadline, settlement) is the use case's; the edge
+ * tells it when the client goes away, and closes it once the response is done with.
  */
-async function stream(run: RunCopilot, options: CopilotRouteOptions, input: HandlerInput<typeof CopilotRequest, typeof NoteIdParams, undefined, 'member'>) {
+async function stream(run: RunCopilotCall, feature: CopilotFeature, input: HandlerInput<typeof CopilotRequest, typeof NoteIdParams, undefined, 'member'>) {
   const { ctx, params, body } = input;
-  const controller = new AbortController();
-  const deadline = setTimeout(() => controller.abort(), options.maxCallMs);
+  const leaving = new AbortController();
   const onClose = () => {
-    if (!ctx.res.writableFinished) controller.abort();
+    if (!ctx.res.writableFinished) leaving.abort();
   };
   ctx.res.once('close', onClose);
-  let call;
+  let answer;
   try {
-    call = await run.execute(input.caller, { noteId: params.note_id, tone: body.tone, signal: controller.signal });
+    answer = await run.execute(input.caller, { feature, noteId: params.note_id, tone: body.tone, signal: leaving.signal });
   } catch (error) {
-    clearTimeout(deadline);
     ctx.res.off('close', onClose);
     throw error;
   }
-  const text = Readable.from(call.chunks(), { objectMode: false });
-  text.once('close', () => {
-    clearTimeout(deadline);
-    void call.close();
-  });
+  const text = Readable.from(answer.chunks(), { objectMode: false });
+  text.once('close', () => void answer.close());
   ctx.type = TEXT;
   return { status: 200, body: text };
 }
@@ -60,7 +45,7 @@ const ACTIONS = [
   {
     path: '/notes/{note_id}/copilot/improve',
     operationId: 'improveNote',
-    useCase: 'improveNote',
+    feature: 'improve',
     summary: "Rewrite one of the caller's notes with the AI copilot, streamed",
     what: 'Rewrites the note for clarity, correctness and the requested `tone`.',
     answer: 'The rewritten note, streamed as the model writes it',
@@ -68,14 +53,14 @@ const ACTIONS = [
   {
     path: '/notes/{note_id}/copilot/summarize',
     operationId: 'summarizeNote',
-    useCase: 'summarizeNote',
+    feature: 'summarize',
     summary: "Summarize one of the caller's notes with the AI copilot, streamed",
     what: 'Summarizes the note in a few sentences, in the requested `tone`.',
     answer: 'The summary, streamed as the model writes it',
   },
 ] as const;
 
-export function copilotRoutes(useCases: CopilotUseCases, options: CopilotRouteOptions): AnyRoute[] {
+export function copilotRoutes(useCases: CopilotUseCases): AnyRoute[] {
   return ACTIONS.map((action) =>
     defineRoute({
       method: 'post',
@@ -89,7 +74,7 @@ export function copilotRoutes(useCases: CopilotUseCases, options: CopilotRouteOp
       body: CopilotRequest,
       responses: { 200: { description: action.answer, mediaType: TEXT } },
       errors: ['RESOURCE_NOT_FOUND', 'FEATURE_DISABLED', 'QUOTA_EXCEEDED', 'SERVICE_UNAVAILABLE'],
-      handler: (input) => stream(useCases[action.useCase], options, input),
+      handler: (input) => stream(useCases.runCopilotCall, action.feature, input),
     }),
   );
 }

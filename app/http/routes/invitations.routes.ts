@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { linkNextPage, NEXT_LINK_HEADER } from '../paging';
+import { listBody } from '../list-response';
+import { NEXT_LINK_HEADER } from '../paging';
 import { defineRoute, NEW_MEMBER_LOCATION, type AnyRoute } from '../route';
 import {
   AcceptedInvitationResponse,
@@ -66,11 +67,10 @@ export function invitationRoutes(useCases: InvitationUseCases, options: { baseAp
       responses: {
         200: { description: 'A page of pending invitations; all of them without `limit`', schema: v.array(InvitationResponse), headers: NEXT_LINK_HEADER },
       },
-      handler: async ({ caller, query, ctx }) => {
-        const page = await useCases.listInvitations.execute(caller, query);
-        linkNextPage(ctx, options.baseApiUrl, '/invitations', query.limit, page.nextCursor);
-        return { status: 200, body: page.items.map(toInvitation) };
-      },
+      handler: async ({ caller, query, ctx }) => ({
+        status: 200,
+        body: await listBody(ctx, query, { page: (request) => useCases.listInvitations.execute(caller, request), toResponse: toInvitation }, { baseApiUrl: options.baseApiUrl, path: '/invitations' }),
+      }),
     }),
     defineRoute({
       method: 'delete',

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { linkNextPage, NEXT_LINK_HEADER } from '../paging';
+import { listBody } from '../list-response';
+import { NEXT_LINK_HEADER } from '../paging';
 import { defineRoute, type AnyRoute } from '../route';
 import { ListMembersQuery, MemberResponse, UpdateMemberRoleRequest, UserIdParams } from '../schemas/organization.schemas';
 import { roleView } from '../../../core/access/role';
@@ -40,11 +41,10 @@ export function memberRoutes(useCases: MemberUseCases, options: { baseApiUrl: st
       access: 'org_admin',
       query: ListMembersQuery,
       responses: { 200: { description: 'A page of members; all of them without `limit`', schema: v.array(MemberResponse), headers: NEXT_LINK_HEADER } },
-      handler: async ({ caller, query, ctx }) => {
-        const page = await useCases.listMembers.execute(caller, query);
-        linkNextPage(ctx, options.baseApiUrl, '/members', query.limit, page.nextCursor);
-        return { status: 200, body: page.items.map(toMember) };
-      },
+      handler: async ({ caller, query, ctx }) => ({
+        status: 200,
+        body: await listBody(ctx, query, { page: (request) => useCases.listMembers.execute(caller, request), toResponse: toMember }, { baseApiUrl: options.baseApiUrl, path: '/members' }),
+      }),
     }),
     defineRoute({
       method: 'put',

@@ -5,7 +5,8 @@ import type { GetNote } from '../../../core/notes/get-note.use-case';
 import type { ListNotes } from '../../../core/notes/list-notes.use-case';
 import type { Note } from '../../../core/notes/note';
 import type { UpdateNote } from '../../../core/notes/update-note.use-case';
-import { linkNextPage, NEXT_LINK_HEADER } from '../paging';
+import { listBody } from '../list-response';
+import { NEXT_LINK_HEADER } from '../paging';
 import { defineRoute, type AnyRoute } from '../route';
 import { CreateNoteRequest, ListNotesQuery, NoteIdParams, NoteResponse, UpdateNoteRequest } from '../schemas/note.schemas';
 
@@ -27,6 +28,9 @@ const toResponse = (note: Note): v.InferOutput<typeof NoteResponse> => ({
 });
 
 const TAG = 'Notes';
+
+/** Notes read per query while the whole list is sent: 50 of the largest (100,000 characters) are about 5 million characters. */
+export const NOTE_BATCH = 50;
 
 /** The caller's own notes; every route needs `member`, reads included. */
 export function noteRoutes(useCases: NoteUseCases, options: { baseApiUrl: string }): AnyRoute[] {
@@ -50,7 +54,9 @@ export function noteRoutes(useCases: NoteUseCases, options: { baseApiUrl: string
       tag: TAG,
       operationId: 'listNotes',
       summary: "List the caller's notes, newest first",
-      description: 'The caller\'s own notes, newest first. With `limit`, one page and `Link: <…>; rel="next"` while more remain; without it, all of them.',
+      description:
+        'The caller\'s own notes, newest first. With `limit`, one page and `Link: <…>; rel="next"` while more remain; follow it as it is (its `cursor` is opaque). ' +
+        `Without \`limit\`, all of them, streamed: the server reads them ${NOTE_BATCH} at a time, so a long list costs it one batch of memory, not the whole list.`,
       access: 'member',
       query: ListNotesQuery,
       responses: {
@@ -60,11 +66,10 @@ export function noteRoutes(useCases: NoteUseCases, options: { baseApiUrl: string
           headers: NEXT_LINK_HEADER,
         },
       },
-      handler: async ({ caller, query, ctx }) => {
-        const page = await useCases.listNotes.execute(caller, query);
-        linkNextPage(ctx, options.baseApiUrl, '/notes', query.limit, page.nextCursor);
-        return { status: 200, body: page.items.map(toResponse) };
-      },
+      handler: async ({ caller, query, ctx }) => ({
+        status: 200,
+        body: await listBody(ctx, query, { page: (request) => useCases.listNotes.execute(caller, request), toResponse, batch: NOTE_BATCH }, { baseApiUrl: options.baseApiUrl, path: '/notes' }),
+      }),
     }),
     defineRoute({
       method: 'get',

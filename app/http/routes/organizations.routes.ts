@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { linkNextPage, NEXT_LINK_HEADER } from '../paging';
+import { listBody } from '../list-response';
+import { NEXT_LINK_HEADER } from '../paging';
 import { defineRoute, type AnyRoute } from '../route';
 import { ListOrganizationsQuery, CreateOrganizationRequest, OrganizationIdParams, OrganizationResponse } from '../schemas/organization.schemas';
 import type { Organization } from '../../../core/accounts/user';
@@ -79,11 +80,10 @@ export function organizationRoutes(useCases: OrganizationUseCases, options: { ba
       responses: {
         200: { description: 'A page of organizations; all of them without `limit`', schema: v.array(OrganizationResponse), headers: NEXT_LINK_HEADER },
       },
-      handler: async ({ caller, query, ctx }) => {
-        const page = await useCases.listOrganizations.execute(caller, query);
-        linkNextPage(ctx, options.baseApiUrl, '/organizations', query.limit, page.nextCursor);
-        return { status: 200, body: page.items.map(toOrganization) };
-      },
+      handler: async ({ caller, query, ctx }) => ({
+        status: 200,
+        body: await listBody(ctx, query, { page: (request) => useCases.listOrganizations.execute(caller, request), toResponse: toOrganization }, { baseApiUrl: options.baseApiUrl, path: '/organizations' }),
+      }),
     }),
     statusRoute('suspend'),
     statusRoute('activate'),

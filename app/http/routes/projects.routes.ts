@@ -1,8 +1,6 @@
-import { Readable } from 'node:stream';
 import * as v from 'valibot';
-import type { Context } from 'koa';
-import { linkNextPage, NEXT_LINK_HEADER } from '../paging';
-import type { Caller } from '../../../core/access/caller';
+import { listBody, STREAM_BATCH } from '../list-response';
+import { NEXT_LINK_HEADER } from '../paging';
 import { defineRoute, type AnyRoute } from '../route';
 import {
   CreateProjectRequest,
@@ -37,38 +35,7 @@ const toResponse = (project: Project): v.InferOutput<typeof ProjectResponse> => 
 
 const TAG = 'Projects';
 
-/** Rows read per query while streaming the whole list. */
-export const STREAM_PAGE = 500;
-
 export function projectRoutes(useCases: ProjectUseCases, options: { baseApiUrl: string }): AnyRoute[] {
-  /**
-   * `GET /projects` without `limit` keeps its meaning, every project, but never holds them all:
-   * it walks the list a page at a time and writes each page as it comes. A short list is sent
-   * as a plain body. A failure after the first byte cannot become an error answer: the response
-   * is cut short, so a client sees a broken body, never a truncated list that parses.
-   */
-  async function allProjects(caller: Caller, cursor: string | undefined, ctx: Context): Promise<unknown> {
-    const first = await useCases.listProjects.execute(caller, { limit: STREAM_PAGE, ...(cursor === undefined ? {} : { cursor }) });
-    if (first.nextCursor === null) return first.projects.map(toResponse);
-    async function* pages(): AsyncGenerator<string> {
-      let page = first;
-      yield `[${page.projects.map((project) => JSON.stringify(toResponse(project))).join(',')}`;
-      while (page.nextCursor !== null) {
-        try {
-          page = await useCases.listProjects.execute(caller, { limit: STREAM_PAGE, cursor: page.nextCursor });
-        } catch (error) {
-          ctx.state.log?.error({ err: error }, 'GET /projects stream failed after the first page: response cut short');
-          ctx.res.destroy();
-          return;
-        }
-        if (page.projects.length > 0) yield `,${page.projects.map((project) => JSON.stringify(toResponse(project))).join(',')}`;
-      }
-      yield ']';
-    }
-    ctx.type = 'application/json; charset=utf-8';
-    return Readable.from(pages(), { objectMode: false });
-  }
-
   return [
     defineRoute({
       method: 'post',
@@ -94,18 +61,16 @@ export function projectRoutes(useCases: ProjectUseCases, options: { baseApiUrl: 
       summary: "List the caller's organization's projects, newest first",
       description:
         'Newest first. With `limit`, one page, and `Link: <…>; rel="next"` while more remain: follow it as it is (its `cursor` is opaque). ' +
-        `Without \`limit\`, every project of the organization, streamed: the server reads them ${STREAM_PAGE} at a time, so a large organization costs it one page of memory, not the whole list. Prefer \`limit\` in user interfaces.`,
+        `Without \`limit\`, every project of the organization, streamed: the server reads them ${STREAM_BATCH} at a time, so a large organization costs it one batch of memory, not the whole list. Prefer \`limit\` in user interfaces.`,
       access: 'readonly',
       query: ListProjectsQuery,
       responses: {
         200: { description: 'A page of projects; all of them without `limit`', schema: v.array(ProjectResponse), headers: NEXT_LINK_HEADER },
       },
-      handler: async ({ caller, query, ctx }) => {
-        if (query.limit === undefined) return { status: 200, body: await allProjects(caller, query.cursor, ctx) };
-        const page = await useCases.listProjects.execute(caller, query);
-        linkNextPage(ctx, options.baseApiUrl, '/projects', query.limit, page.nextCursor);
-        return { status: 200, body: page.projects.map(toResponse) };
-      },
+      handler: async ({ caller, query, ctx }) => ({
+        status: 200,
+        body: await listBody(ctx, query, { page: (request) => useCases.listProjects.execute(caller, request), toResponse }, { baseApiUrl: options.baseApiUrl, path: '/projects' }),
+      }),
     }),
     defineRoute({
       method: 'get',

@@ -2,7 +2,8 @@ import { defineRoute, type AnyRoute } from '../route';
 import type { SessionCookie } from '../session-cookie';
 import { RevokedResponse, SessionIdParams, SessionResponse } from '../schemas/security.schemas';
 import * as v from 'valibot';
-import type { ListSessions } from '../../../core/accounts/list-sessions.use-case';
+import { streamList } from '../list-response';
+import type { ListedSession, ListSessions } from '../../../core/accounts/list-sessions.use-case';
 import type { RevokeSession } from '../../../core/accounts/revoke-session.use-case';
 import type { RevokeOtherSessions } from '../../../core/accounts/revoke-other-sessions.use-case';
 
@@ -11,6 +12,16 @@ export interface SessionUseCases {
   revokeSession: RevokeSession;
   revokeOtherSessions: RevokeOtherSessions;
 }
+
+const toSession = (s: ListedSession): v.InferOutput<typeof SessionResponse> => ({
+  id: s.id,
+  created_at: s.createdAt.toISOString(),
+  last_seen_at: s.lastSeenAt.toISOString(),
+  expires_at: s.expiresAt.toISOString(),
+  user_agent: s.userAgent,
+  ip: s.ip,
+  current: s.current,
+});
 
 /** The caller's own sessions: see them, end one, end all the others. */
 export function sessionRoutes(useCases: SessionUseCases, cookie: SessionCookie): AnyRoute[] {
@@ -25,17 +36,9 @@ export function sessionRoutes(useCases: SessionUseCases, cookie: SessionCookie):
       access: 'readonly',
       allowWithoutMfa: true,
       responses: { 200: { description: 'The sessions', schema: v.array(SessionResponse) } },
-      handler: async ({ caller }) => ({
+      handler: async ({ caller, ctx }) => ({
         status: 200,
-        body: (await useCases.listSessions.execute(caller)).map((s) => ({
-          id: s.id,
-          created_at: s.createdAt.toISOString(),
-          last_seen_at: s.lastSeenAt.toISOString(),
-          expires_at: s.expiresAt.toISOString(),
-          user_agent: s.userAgent,
-          ip: s.ip,
-          current: s.current,
-        })),
+        body: await streamList(ctx, { page: (request) => useCases.listSessions.execute(caller, request), toResponse: toSession }),
       }),
     }),
     defineRoute({

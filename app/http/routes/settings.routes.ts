@@ -40,9 +40,11 @@ export function settingsRoutes(useCases: SettingsUseCases): AnyRoute[] {
       tag: 'Settings',
       operationId: 'updateOrganizationSettings',
       summary: 'Change any of the settings; unknown keys are refused',
-      description: "Changes any of the settings sent; unknown keys or wrong types are 422. With `require_mfa` on, members without MFA get 403 `MFA_REQUIRED` on every route but their account, session and MFA routes. Each change is logged with who made it.",
+      description:
+        "Changes any of the settings sent; unknown keys or wrong types are 422. `overage_enabled` may be switched on only while the organization has a live subscription (active, trialing, past_due) to bill the overage on, else 409 `CONFLICT` (`reason: no_live_subscription`); it goes off by itself when the subscription ends. With `require_mfa` on, members without MFA get 403 `MFA_REQUIRED` on every route but their account, session and MFA routes. Each change is logged with who made it.",
       access: 'org_admin',
       body: OrganizationSettingsRequest,
+      errors: ['CONFLICT'],
       responses: { 200: { description: 'The settings after the change', schema: OrganizationSettingsResponse } },
       handler: async ({ caller, body }) => {
         const changes: Partial<OrganizationSettings> = {};

@@ -3,7 +3,8 @@ import type { GetUsageSummary } from '../../../core/ai/get-usage-summary.use-cas
 import type { ListTopUsers } from '../../../core/ai/list-top-users.use-case';
 import type { ListUsageHistory } from '../../../core/ai/list-usage-history.use-case';
 import type { UsageRecord } from '../../../core/ai/usage-record';
-import { linkNextPage, NEXT_LINK_HEADER } from '../paging';
+import { listBody } from '../list-response';
+import { NEXT_LINK_HEADER } from '../paging';
 import { defineRoute, type AnyRoute } from '../route';
 import { TopUserResponse, UsageHistoryQuery, UsageRecordResponse, UsageSummaryResponse } from '../schemas/ai.schemas';
 
@@ -68,11 +69,10 @@ export function usageRoutes(useCases: UsageUseCases, options: { baseApiUrl: stri
       access: 'member',
       query: UsageHistoryQuery,
       responses: { 200: { description: 'A page of usage records; all of them without `limit`', schema: v.array(UsageRecordResponse), headers: NEXT_LINK_HEADER } },
-      handler: async ({ caller, query, ctx }) => {
-        const page = await useCases.listUsageHistory.execute(caller, query);
-        linkNextPage(ctx, options.baseApiUrl, '/usage/history', query.limit, page.nextCursor);
-        return { status: 200, body: page.items.map(toRecord) };
-      },
+      handler: async ({ caller, query, ctx }) => ({
+        status: 200,
+        body: await listBody(ctx, query, { page: (request) => useCases.listUsageHistory.execute(caller, request), toResponse: toRecord }, { baseApiUrl: options.baseApiUrl, path: '/usage/history' }),
+      }),
     }),
     defineRoute({
       method: 'get',

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { isValidPassword, PASSWORD_MAX, PASSWORD_MIN } from '../../../core/accounts/password-policy';
 import { ROLES } from '../../../core/access/role';
-import { optionalName, requiredName } from './text.schema';
+import { maxCharacters, noControlCharacters, optionalName, requiredName, storable } from './text.schema';
+import { PERSON_NAME_MAX } from '../../../core/accounts/update-profile.use-case';
 import { integer } from './integer-param.schema';
 
 /** Request and response shapes of the account routes; the OpenAPI description is built from these. */
@@ -20,7 +21,7 @@ export const presentedPassword = v.pipe(v.string(), v.minLength(1, 'Required'), 
 
 export const token = v.pipe(v.string(), v.minLength(1, 'Required'), v.maxLength(256));
 
-const personName = optionalName(100);
+const personName = optionalName(PERSON_NAME_MAX);
 
 export const SignupRequest = v.object({ email, password: newPassword, first_name: personName, last_name: personName });
 
@@ -31,9 +32,23 @@ export const SignupOrgRequest = v.object({
 
 export const LoginRequest = v.object({ email, password: presentedPassword });
 export const EmailRequest = v.object({ email });
-export const TokenRequest = v.object({ token });
+/** Email verification takes its token from the body or, for a link posted as it is, the query; the route requires one of them. */
+export const TokenRequest = v.object({ token: v.optional(token) });
+export const TokenQuery = v.object({ token: v.optional(token) });
 export const ResetPasswordRequest = v.object({ token, new_password: newPassword });
 export const UpdatePasswordRequest = v.object({ current_password: presentedPassword, new_password: newPassword });
+
+/** A name being changed: one line without control characters, trimmed, 1..100 characters, storable; or null to clear it. */
+const personNameChange = v.optional(
+  v.nullable(v.pipe(v.string('Must be a string'), noControlCharacters, v.trim(), v.minLength(1, 'Must not be empty'), ...maxCharacters(PERSON_NAME_MAX), storable)),
+);
+
+/** At least one of the two names; any other key is refused, so a typo is not silently a no-op. */
+export const UpdateCurrentUserRequest = v.pipe(
+  v.strictObject({ first_name: personNameChange, last_name: personNameChange }, 'Unknown field: only first_name and last_name'),
+  v.metadata({ minProperties: 1 }),
+  v.check((body) => Object.keys(body).length > 0, 'Give first_name, last_name or both'),
+);
 
 export const UserIdResponse = v.object({ user_id: integer });
 export const SuccessResponse = v.object({ success: v.literal(true) });

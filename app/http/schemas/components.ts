@@ -11,6 +11,7 @@ import {
   SignupRequest,
   SuccessResponse,
   TokenRequest,
+  UpdateCurrentUserRequest,
   UpdatePasswordRequest,
   UserIdResponse,
 } from './account.schemas';
@@ -55,6 +56,7 @@ export const REQUEST_COMPONENTS: Record<string, GenericSchema> = {
   TokenRequest,
   ResetPasswordRequest,
   UpdatePasswordRequest,
+  UpdateCurrentUserRequest,
   CreateProjectRequest,
   UpdateProjectRequest,
   CreateOrganizationRequest,

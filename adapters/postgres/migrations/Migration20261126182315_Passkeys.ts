@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261126175220_Passkeys extends Migration {
+export class Migration20261126182315_Passkeys extends Migration {
 
-  override name = 'Migration20261126175220_Passkeys';
+  override name = 'Migration20261126182315_Passkeys';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "passkey_challenge" ("id" bigserial primary key, "binding" varchar(80) not null, "challenge_hash" varchar(64) not null, "user_id" int null, "user_handle" varchar(64) null, "created_at" timestamptz not null, "expires_at" timestamptz not null);`);

@@ -16,47 +16,47 @@ async function usageRows(h: AiHarness, organizationId: number) {
   return h.usageLog.list(organizationId, null, {});
 }
 
-describe.each(['apart', 'at-once'] as const)('RunCopilot: the checks before anything is streamed (reads %s)', (reads) => {
+describe('RunCopilotCall: the checks before anything is streamed', () => {
   it("answers RESOURCE_NOT_FOUND for a note that is missing or someone else's, before looking at the plan or the model", async () => {
-    const h = aiHarness({ reads, model: null });
+    const h = aiHarness({ model: null });
     const owner = await h.aCaller('member');
     const note = await h.aNote(owner);
     const colleague = await h.aCaller('member', owner.organizationId);
     // No model and the Free plan (no AI): both would be FEATURE_DISABLED, but the note comes first.
-    await expect(h.improve.execute(colleague, h.input(note))).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
-    await expect(h.improve.execute(owner, { ...h.input(note), noteId: 9_999 })).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+    await expect(h.copilot.execute(colleague, h.input(note))).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+    await expect(h.copilot.execute(owner, { ...h.input(note), noteId: 9_999 })).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
   });
 
   it('answers FEATURE_DISABLED on a plan without enable_ai before looking at capacity, and calls no model', async () => {
-    const h = aiHarness({ reads });
+    const h = aiHarness();
     const caller = await h.aCaller('member');
     await h.givePlan(caller.organizationId, 0, false);
-    await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED', details: { feature_key: 'enable_ai' } });
+    await expect(h.copilot.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED', details: { feature_key: 'enable_ai' } });
     expect(h.model.calls).toHaveLength(0);
   });
 
   it('answers FEATURE_DISABLED on the default (Free) plan', async () => {
-    const h = aiHarness({ reads });
+    const h = aiHarness();
     const caller = await h.aCaller('member');
-    await expect(h.summarize.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'FEATURE_DISABLED' });
+    await expect(h.copilot.execute(caller, h.input(await h.aNote(caller), undefined, 'summarize'))).rejects.toMatchObject({ code: 'FEATURE_DISABLED' });
   });
 
   it('takes the default plan when the subscription to an AI plan no longer counts (canceled), and the AI plan while past_due', async () => {
-    const h = aiHarness({ reads });
+    const h = aiHarness();
     const caller = await h.anAiCaller({ tokenLimit: -1 });
     const note = await h.aNote(caller);
     const aiPlan = (await h.aiDeps.plans.forOrganization(caller.organizationId)).plan.name;
     await h.subscribe(caller.organizationId, aiPlan, { status: 'canceled', eventAt: new Date(h.clock.now().getTime() + 1) });
-    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'FEATURE_DISABLED' });
+    await expect(h.copilot.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'FEATURE_DISABLED' });
     await h.subscribe(caller.organizationId, aiPlan, { status: 'past_due', eventAt: new Date(h.clock.now().getTime() + 2) });
-    await readAll((await h.improve.execute(caller, h.input(note))).chunks());
+    await readAll((await h.copilot.execute(caller, h.input(note))).chunks());
     expect(h.model.calls).toHaveLength(1);
   });
 
   it('answers FEATURE_DISABLED when no model is configured, even on a plan with AI and room', async () => {
-    const h = aiHarness({ reads, model: null });
+    const h = aiHarness({ model: null });
     const caller = await h.anAiCaller({ tokenLimit: -1 });
-    await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({
+    await expect(h.copilot.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({
       code: 'FEATURE_DISABLED',
       message: 'The AI copilot is off on this server: no AI model is configured',
       details: { feature_key: 'enable_ai', reason: 'model_not_configured' },
@@ -64,32 +64,32 @@ describe.each(['apart', 'at-once'] as const)('RunCopilot: the checks before anyt
   });
 
   it('answers QUOTA_EXCEEDED with the token_limit when capacity cannot hold the input + 200, and holds nothing', async () => {
-    const h = aiHarness({ reads });
+    const h = aiHarness();
     const caller = await h.aCaller('member');
     const note = await h.aNote(caller);
     const limit = inputEstimate(note) + MIN_OUTPUT_TOKENS - 1;
     await h.givePlan(caller.organizationId, limit);
-    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', details: { feature_key: 'token_limit', limit } });
+    await expect(h.copilot.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', details: { feature_key: 'token_limit', limit } });
     expect(h.model.calls).toHaveLength(0);
     expect(h.tables.reservations.size).toBe(0);
   });
 
   it('lets exactly input + 200 through, telling the model it may write 200 tokens', async () => {
-    const h = aiHarness({ reads });
+    const h = aiHarness();
     const caller = await h.aCaller('member');
     const note = await h.aNote(caller);
     await h.givePlan(caller.organizationId, inputEstimate(note) + MIN_OUTPUT_TOKENS);
-    await readAll((await h.improve.execute(caller, h.input(note))).chunks());
+    await readAll((await h.copilot.execute(caller, h.input(note))).chunks());
     expect(h.model.requests[0]).toMatchObject({ model: AI_MODEL, maxOutputTokens: MIN_OUTPUT_TOKENS });
   });
 
   it('counts credits as capacity: a zero allotment with enough credits is served from them', async () => {
-    const h = aiHarness({ reads });
+    const h = aiHarness();
     const caller = await h.anAiCaller({ tokenLimit: 0 });
     await h.giveCredits(caller.organizationId, 10_000);
     const note = await h.aNote(caller);
     h.model.script({ usage: { inputTokens: 120, outputTokens: 80 } });
-    const call = await h.improve.execute(caller, h.input(note));
+    const call = await h.copilot.execute(caller, h.input(note));
     await readAll(call.chunks());
     expect(await call.settled()).toMatchObject({ allotmentTokens: 0, creditTokens: 200, overageTokens: 0 });
     expect(await h.balance(caller.organizationId)).toBe(9_800);
@@ -97,20 +97,35 @@ describe.each(['apart', 'at-once'] as const)('RunCopilot: the checks before anyt
   });
 
   it('refuses beyond capacity with only one overage switch on; serves with both on', async () => {
-    const h = aiHarness({ reads });
+    const h = aiHarness();
     const caller = await h.anAiCaller({ tokenLimit: 0 });
     const note = await h.aNote(caller);
     await h.setOverage(caller.organizationId, true, false);
-    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    await expect(h.copilot.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
     await h.setOverage(caller.organizationId, false, true);
-    await expect(h.improve.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    await expect(h.copilot.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
     await h.setOverage(caller.organizationId, true, true);
-    await readAll((await h.improve.execute(caller, h.input(note))).chunks());
+    await readAll((await h.copilot.execute(caller, h.input(note))).chunks());
     expect(h.model.requests.map((request) => request.maxOutputTokens)).toEqual([MAX_OUTPUT_TOKENS]);
+  });
+
+  it('treats overage as off without a live subscription to bill it on, even with both switches on', async () => {
+    const h = aiHarness();
+    const caller = await h.aCaller('member');
+    // AI on the default plan (no subscription at all), with no tokens: only overage could serve the call.
+    const free = await h.plans.findDefault();
+    await h.plans.update(free.id, { features: { enable_ai: true, token_limit: 0 }, updatedAt: h.clock.now() });
+    const note = await h.aNote(caller);
+    await h.setOverage(caller.organizationId, true, true);
+    await expect(h.copilot.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', details: { feature_key: 'token_limit', limit: 0 } });
+    // A subscription that ended leaves the organization on the default plan: still no overage.
+    await h.subscribe(caller.organizationId, 'Professional', { status: 'canceled' });
+    await expect(h.copilot.execute(caller, h.input(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    expect(h.model.requests).toEqual([]);
   });
 });
 
-describe('RunCopilot: the output bound', () => {
+describe('RunCopilotCall: the output bound', () => {
   it.each([
     ['what capacity leaves after the input', 700, 700],
     ['2000 when capacity allows more', 50_000, MAX_OUTPUT_TOKENS],
@@ -119,7 +134,7 @@ describe('RunCopilot: the output bound', () => {
     const caller = await h.aCaller('member');
     const note = await h.aNote(caller);
     await h.givePlan(caller.organizationId, inputEstimate(note) + room);
-    const call = await h.improve.execute(caller, h.input(note));
+    const call = await h.copilot.execute(caller, h.input(note));
     const [reservation] = [...h.tables.reservations.values()];
     expect(reservation).toMatchObject({ max_output_tokens: bound, allotment_tokens: inputEstimate(note) + bound });
     expect(h.model.requests[0]!.maxOutputTokens).toBe(bound);
@@ -130,7 +145,7 @@ describe('RunCopilot: the output bound', () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
     const note = await h.aNote(caller, 'x'.repeat(4_001));
-    const call = await h.summarize.execute(caller, h.input(note));
+    const call = await h.copilot.execute(caller, h.input(note, undefined, 'summarize'));
     const { instructions, input } = h.model.requests[0]!;
     expect([...h.tables.reservations.values()][0]!.input_estimate).toBe(Math.ceil((instructions.length + input.length) / 4));
     expect(input).toContain('x'.repeat(4_001));
@@ -138,13 +153,13 @@ describe('RunCopilot: the output bound', () => {
   });
 });
 
-describe('RunCopilot: a provider that fails before its first byte', () => {
+describe('RunCopilotCall: a provider that fails before its first byte', () => {
   it('answers SERVICE_UNAVAILABLE, releases the reservation, charges nothing and logs no usage', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller({ tokenLimit: 0 });
     await h.giveCredits(caller.organizationId, 5_000);
     h.model.script({ deltas: [], ending: 'fail' });
-    await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(h.copilot.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(h.tables.reservations.size).toBe(0);
     expect(await h.balance(caller.organizationId)).toBe(5_000);
     expect(await usageRows(h, caller.organizationId)).toEqual([]);
@@ -155,19 +170,19 @@ describe('RunCopilot: a provider that fails before its first byte', () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
     h.model.script({ deltas: [], ending: 'fail', error: new TypeError('socket hang up') });
-    await expect(h.improve.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(h.copilot.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(h.tables.reservations.size).toBe(0);
     expect(h.logger.lines.some((line) => line.level === 'warn' && line.message.includes('before its first byte'))).toBe(true);
   });
 });
 
-describe('RunCopilot: a call that streamed', () => {
+describe('RunCopilotCall: a call that streamed', () => {
   it('charges the usage the provider reported and logs it once, with its cost from the price list', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller({ tokenLimit: 100_000 });
     const note = await h.aNote(caller);
     h.model.script({ deltas: ['Better ', 'note'], usage: { inputTokens: 1_000, outputTokens: 500 } });
-    const call = await h.improve.execute(caller, h.input(note));
+    const call = await h.copilot.execute(caller, h.input(note));
     expect(await readAll(call.chunks())).toBe('Better note');
     const record = await call.settled();
     expect(record).toEqual({
@@ -192,7 +207,7 @@ describe('RunCopilot: a call that streamed', () => {
   it('logs the feature it ran as', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
-    const call = await h.summarize.execute(caller, h.input(await h.aNote(caller)));
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller), undefined, 'summarize'));
     await readAll(call.chunks());
     expect(await call.settled()).toMatchObject({ feature: 'summarize' });
   });
@@ -201,7 +216,7 @@ describe('RunCopilot: a call that streamed', () => {
     const h = aiHarness();
     h.aiDeps.settings.model = 'gpt-unpriced';
     const caller = await h.anAiCaller();
-    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
     await readAll(call.chunks());
     expect(await call.settled()).toMatchObject({ model: 'gpt-unpriced', costUsd: null });
     expect(h.logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', fields: { model: 'gpt-unpriced' } }));
@@ -212,7 +227,7 @@ describe('RunCopilot: a call that streamed', () => {
     const caller = await h.anAiCaller();
     const note = await h.aNote(caller);
     h.model.script({ deltas: ['Hello', ' world'], ending: 'fail' });
-    const call = await h.improve.execute(caller, h.input(note));
+    const call = await h.copilot.execute(caller, h.input(note));
     expect(await readAll(call.chunks())).toBe('Hello world');
     const rows = await usageRows(h, caller.organizationId);
     expect(rows).toHaveLength(1);
@@ -225,7 +240,7 @@ describe('RunCopilot: a call that streamed', () => {
     const caller = await h.anAiCaller();
     const note = await h.aNote(caller);
     h.model.script({ deltas: ['abcdefghi'], usage: null });
-    const call = await h.improve.execute(caller, h.input(note));
+    const call = await h.copilot.execute(caller, h.input(note));
     await readAll(call.chunks());
     expect(await call.settled()).toMatchObject({ inputTokens: inputEstimate(note), outputTokens: 3 });
   });
@@ -236,7 +251,7 @@ describe('RunCopilot: a call that streamed', () => {
     const note = await h.aNote(caller);
     h.model.script({ deltas: ['First part'], ending: 'hang' });
     const controller = new AbortController();
-    const call = await h.improve.execute(caller, h.input(note, controller));
+    const call = await h.copilot.execute(caller, h.input(note, controller));
     const provider = await h.model.nextCall();
     const reading = readAll(call.chunks());
     controller.abort();
@@ -254,7 +269,7 @@ describe('RunCopilot: a call that streamed', () => {
     const note = await h.aNote(caller);
     h.model.script({ deltas: [], ending: 'hang' });
     const controller = new AbortController();
-    const running = h.improve.execute(caller, h.input(note, controller));
+    const running = h.copilot.execute(caller, h.input(note, controller));
     const provider = await h.model.nextCall();
     controller.abort();
     await expect(running).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
@@ -277,7 +292,7 @@ describe('RunCopilot: a call that streamed', () => {
     const note = await h.aNote(caller);
     const controller = new AbortController();
     controller.abort();
-    await expect(h.improve.execute(caller, h.input(note, controller))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(h.copilot.execute(caller, h.input(note, controller))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(await usageRows(h, caller.organizationId)).toEqual([]);
     expect(h.tables.reservations.size).toBe(0);
   });
@@ -286,7 +301,7 @@ describe('RunCopilot: a call that streamed', () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
     h.model.script({ deltas: ['unread'], ending: 'hang' });
-    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
     const provider = await h.model.nextCall();
     const [first, second] = await Promise.all([call.close(), call.close()]);
     expect(first).not.toBeNull();
@@ -301,7 +316,7 @@ describe('RunCopilot: a call that streamed', () => {
   it('does not abort a provider call that finished, even when close() follows', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
-    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
     const provider = await h.model.nextCall();
     await readAll(call.chunks());
     await call.close();
@@ -312,7 +327,7 @@ describe('RunCopilot: a call that streamed', () => {
   it('close() after the text was read to the end does not settle again', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
-    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
     await readAll(call.chunks());
     const record = await call.settled();
     expect(await call.close()).toEqual(record);
@@ -320,7 +335,33 @@ describe('RunCopilot: a call that streamed', () => {
   });
 });
 
-describe('RunCopilot: charging what the provider reported', () => {
+describe('RunCopilotCall: the deadline', () => {
+  it('aborts a call that streams past settings.maxCallMs and charges what it used', async () => {
+    const h = aiHarness();
+    h.aiDeps.settings.maxCallMs = 20;
+    const caller = await h.anAiCaller();
+    const note = await h.aNote(caller);
+    h.model.script({ deltas: ['Slow start'], ending: 'hang' });
+    const call = await h.copilot.execute(caller, h.input(note));
+    const provider = await h.model.nextCall();
+    expect(await readAll(call.chunks())).toBe('Slow start');
+    expect(provider.aborted).toBe(true);
+    expect(await call.settled()).toMatchObject({ inputTokens: inputEstimate(note), outputTokens: Math.ceil('Slow start'.length / 4) });
+    expect(h.tables.reservations.size).toBe(0);
+  });
+
+  it('answers SERVICE_UNAVAILABLE and releases the reservation when the model has not started by the deadline', async () => {
+    const h = aiHarness();
+    h.aiDeps.settings.maxCallMs = 20;
+    const caller = await h.anAiCaller();
+    h.model.script({ deltas: [], ending: 'hang' });
+    await expect(h.copilot.execute(caller, h.input(await h.aNote(caller)))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(h.tables.reservations.size).toBe(0);
+    expect(await usageRows(h, caller.organizationId)).toEqual([]);
+  });
+});
+
+describe('RunCopilotCall: charging what the provider reported', () => {
   async function overReported(overage: boolean) {
     const h = aiHarness();
     const caller = await h.aCaller('member');
@@ -328,8 +369,9 @@ describe('RunCopilot: charging what the provider reported', () => {
     const limit = inputEstimate(note) + 500;
     await h.givePlan(caller.organizationId, limit);
     if (overage) await h.setOverage(caller.organizationId, true, true);
-    h.model.script({ usage: { inputTokens: inputEstimate(note), outputTokens: 5_000 } });
-    const call = await h.improve.execute(caller, h.input(note));
+    // A tokenizer counting three times the estimate: within what a report is believed.
+    h.model.script({ usage: { inputTokens: 3 * inputEstimate(note), outputTokens: 500 } });
+    const call = await h.copilot.execute(caller, h.input(note));
     await readAll(call.chunks());
     const period = (await h.resolver.forOrganization(caller.organizationId)).period;
     return { h, caller, limit, record: await call.settled(), snapshot: await h.capacity.snapshot(caller.organizationId, period) };
@@ -337,14 +379,14 @@ describe('RunCopilot: charging what the provider reported', () => {
 
   it('charges usage beyond the reservation only within the cap when overage is off: the rest is unbilled', async () => {
     const { h, limit, record, snapshot } = await overReported(false);
-    expect(record).toMatchObject({ outputTokens: 5_000, allotmentTokens: limit, creditTokens: 0, overageTokens: 0 });
+    expect(record).toMatchObject({ outputTokens: 500, allotmentTokens: limit, creditTokens: 0, overageTokens: 0 });
     expect(snapshot).toEqual({ allotmentUsed: limit, overageTokens: 0, creditBalance: 0 });
     expect(h.tables.overageReports.size).toBe(0);
   });
 
   it('charges usage beyond capacity to overage and queues its report when both switches are on', async () => {
     const { h, caller, limit, record, snapshot } = await overReported(true);
-    const overage = record!.inputTokens + 5_000 - limit;
+    const overage = record!.inputTokens + 500 - limit;
     expect(record).toMatchObject({ allotmentTokens: limit, creditTokens: 0, overageTokens: overage });
     expect(snapshot).toEqual({ allotmentUsed: limit, overageTokens: overage, creditBalance: 0 });
     expect([...h.tables.overageReports.values()]).toEqual([
@@ -352,12 +394,43 @@ describe('RunCopilot: charging what the provider reported', () => {
     ]);
   });
 
+  describe('a report outside its bounds', () => {
+    async function reported(usage: { inputTokens: number; outputTokens: number }) {
+      const h = aiHarness();
+      const caller = await h.anAiCaller({ tokenLimit: 3_000 });
+      const note = await h.aNote(caller);
+      h.model.script({ deltas: ['abcd'.repeat(10)], usage });
+      const call = await h.copilot.execute(caller, h.input(note));
+      await readAll(call.chunks());
+      const period = (await h.resolver.forOrganization(caller.organizationId)).period;
+      return { h, note, record: await call.settled(), snapshot: await h.capacity.snapshot(caller.organizationId, period), maxOutput: h.model.requests[0]!.maxOutputTokens };
+    }
+
+    it('charges nothing below zero: a negative count is clamped to 0, so the allotment is never given back', async () => {
+      const { record, snapshot } = await reported({ inputTokens: -1_000_000, outputTokens: 10 });
+      expect(record).toMatchObject({ inputTokens: 0, outputTokens: 10, allotmentTokens: 10 });
+      expect(snapshot.allotmentUsed).toBe(10);
+    });
+
+    it('clamps a huge count to its stated maximum, and still settles the call', async () => {
+      const { h, note, record, maxOutput } = await reported({ inputTokens: 3e9, outputTokens: 3e9 });
+      expect(record).toMatchObject({ inputTokens: 16 * inputEstimate(note) + 256, outputTokens: maxOutput });
+      expect(h.tables.reservations.size).toBe(0);
+      expect(h.logger.lines.some((line) => line.message.includes('outside its bounds'))).toBe(true);
+    });
+
+    it('falls back to the estimate for a count that is not a number', async () => {
+      const { note, record } = await reported({ inputTokens: Number.NaN, outputTokens: Number.POSITIVE_INFINITY });
+      expect(record).toMatchObject({ inputTokens: inputEstimate(note), outputTokens: 10 });
+    });
+  });
+
   it('uses the allotment first, then credits, and writes the credits spent to the ledger', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller({ tokenLimit: 400 });
     await h.giveCredits(caller.organizationId, 10_000);
     h.model.script({ usage: { inputTokens: 300, outputTokens: 1_000 } });
-    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
     await readAll(call.chunks());
     const record = await call.settled();
     expect(record).toMatchObject({ allotmentTokens: 400, creditTokens: 900, overageTokens: 0 });
@@ -372,7 +445,7 @@ describe('RunCopilot: charging what the provider reported', () => {
     const caller = await h.anAiCaller({ tokenLimit: 0 });
     await h.giveCredits(caller.organizationId, 10_000);
     h.model.script({ deltas: ['x'], ending: 'hang' });
-    const call = await h.improve.execute(caller, h.input(await h.aNote(caller)));
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
     const held = [...h.tables.reservations.values()][0]!.credit_tokens;
     expect(await h.balance(caller.organizationId)).toBe(10_000 - held);
     (await h.model.nextCall()).finish({ inputTokens: 100, outputTokens: 20 });
@@ -387,7 +460,7 @@ describe('RunCopilot: charging what the provider reported', () => {
     // Room for one call with the full 2000 bound and not for a second one's input + 200.
     await h.givePlan(caller.organizationId, inputEstimate(note) + MAX_OUTPUT_TOKENS + inputEstimate(note) + MIN_OUTPUT_TOKENS - 1);
     h.model.script({ ending: 'hang' }).script({ ending: 'hang' });
-    const results = await Promise.allSettled([h.improve.execute(caller, h.input(note)), h.improve.execute(caller, h.input(note))]);
+    const results = await Promise.allSettled([h.copilot.execute(caller, h.input(note)), h.copilot.execute(caller, h.input(note))]);
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     expect(results.find((result) => result.status === 'rejected')).toMatchObject({ reason: { code: 'QUOTA_EXCEEDED' } });
     for (const result of results) if (result.status === 'fulfilled') await result.value.close();

@@ -1,0 +1,108 @@
+import { Migration } from '@mikro-orm/migrations';
+
+export class Migration20261126165036_BillingCustomerLinks extends Migration {
+
+  override name = 'Migration20261126165036_BillingCustomerLinks';
+
+  override up(): void | Promise<void> {
+    this.addSql(`create table "billing_subscription" ("stripe_subscription_id" varchar(255) not null, "organization_id" int not null, "status" varchar(32) not null, "price_id" varchar(255) null, "product_id" varchar(255) null, "current_period_start" timestamptz null, "current_period_end" timestamptz null, "cancel_at_period_end" boolean not null, "event_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("stripe_subscription_id"));`);
+    this.addSql(`create index "billing_subscription_organization_id_index" on "billing_subscription" ("organization_id");`);
+
+    // Every subscription already followed, as its own first record: the organization's current one.
+    this.addSql(`insert into "billing_subscription" ("stripe_subscription_id", "organization_id", "status", "price_id", "product_id", "current_period_start", "current_period_end", "cancel_at_period_end", "event_at", "updated_at")
+      select "stripe_subscription_id", "organization_id", "status", "price_id", "product_id", "current_period_start", "current_period_end", "cancel_at_period_end", "event_at", "updated_at"
+      from "subscription" where "stripe_subscription_id" is not null and "status" is not null and "event_at" is not null
+      on conflict ("stripe_subscription_id") do nothing;`);
+
+    // A customer stored for two organizations (an event's metadata could move it before this
+    // release) cannot be split automatically: which one owns it is in the customer's
+    // metadata.organization_id at Stripe. Stop with the ids, for an operator to clear the other.
+    this.addSql(`do $$ declare v_duplicates text; begin
+      select string_agg(format('%s (organizations %s)', "stripe_customer_id", ids), '; ') into v_duplicates
+        from (select "stripe_customer_id", string_agg("organization_id"::text, ', ' order by "organization_id") as ids
+              from "subscription" where "stripe_customer_id" is not null group by 1 having count(*) > 1) duplicated;
+      if v_duplicates is not null then
+        raise exception 'Stripe customers held by more than one organization: %. Keep each on the organization its Stripe metadata.organization_id names, set stripe_customer_id to null on the others, then migrate again.', v_duplicates;
+      end if;
+    end $$;`);
+    this.addSql(`drop index "subscription_stripe_customer_id_index";`);
+    this.addSql(`alter table "subscription" add constraint "subscription_stripe_customer_id_unique" unique ("stripe_customer_id");`);
+
+    this.addSql(`alter table "billing_subscription" add constraint "billing_subscription_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on delete cascade;`);
+  }
+
+  override down(): void | Promise<void> {
+    this.addSql(`drop table if exists "billing_subscription" cascade;`);
+
+    this.addSql(`alter table "subscription" drop constraint "subscription_stripe_customer_id_unique";`);
+    this.addSql(`create index "subscription_stripe_customer_id_index" on "subscription" ("stripe_customer_id");`);
+
+    this.addSql(`drop function if exists "ai_release"(integer, timestamptz);`);
+
+    this.addSql(`create or replace function "ai_release"("p_reservation_id" integer, "p_at" timestamp with time zone) returns SETOF ai_reservation security invoker volatile language plpgsql as \$\$ begin declare
+      v_organization_id integer;       v_released ai_reservation;     begin
+      perform set_config('synchronous_commit', 'off', true);       select organization_id into v_organization_id from ai_reservation where id = p_reservation_id;       if not found then
+        return;       end if;       perform 1 from organization where id = v_organization_id for no key update;       if not found then
+        return;       end if;       delete from ai_reservation where id = p_reservation_id returning * into v_released;       if not found then
+        return;       end if;       if v_released.credit_tokens > 0 then
+        update ai_credit_account set balance = balance + v_released.credit_tokens, updated_at = p_at where organization_id = v_organization_id;       end if;       return next v_released;     end; end \$\$;`);
+
+    this.addSql(`drop function if exists "ai_reserve"(integer, integer, varchar, varchar, timestamptz, bigint, integer, boolean, integer, integer, timestamptz, timestamptz);`);
+
+    this.addSql(`create or replace function "ai_reserve"("p_organization_id" integer, "p_user_id" integer, "p_feature" character varying, "p_model" character varying, "p_period_start" timestamp with time zone, "p_allotment_limit" bigint, "p_input_estimate" integer, "p_overage_allowed" boolean, "p_min_output" integer, "p_max_output" integer, "p_created_at" timestamp with time zone, "p_expires_at" timestamp with time zone) returns SETOF ai_reservation security invoker volatile language plpgsql as \$\$ begin declare
+      v_free bigint;       v_balance bigint;       v_output bigint := p_max_output;       v_total bigint;       v_allotment bigint;       v_credit bigint;     begin
+      perform set_config('synchronous_commit', 'off', true);       perform 1 from organization where id = p_organization_id for no key update;       if not found then
+        return;       end if;       v_balance := coalesce((select balance from ai_credit_account where organization_id = p_organization_id), 0);       if p_allotment_limit <> -1 then
+        v_free := greatest(p_allotment_limit - (coalesce((select allotment_tokens from ai_period_usage where organization_id = p_organization_id and period_start = p_period_start), 0)
+        + coalesce((select sum(allotment_tokens) from ai_reservation where organization_id = p_organization_id and period_start = p_period_start), 0)), 0);       end if;       if not p_overage_allowed and v_free is not null then
+        if v_free + v_balance < p_input_estimate + p_min_output then
+          return;         end if;         v_output := least(p_max_output, v_free + v_balance - p_input_estimate);       end if;       v_total := p_input_estimate + v_output;       v_allotment := case when v_free is null then v_total else least(v_total, v_free) end;       v_credit := least(v_total - v_allotment, v_balance);       if v_credit > 0 then
+        update ai_credit_account set balance = balance - v_credit, updated_at = p_created_at where organization_id = p_organization_id;       end if;       return query insert into ai_reservation (organization_id, user_id, feature, model, period_start, allotment_limit, input_estimate,
+          allotment_tokens, credit_tokens, overage_tokens, max_output_tokens, overage_allowed, created_at, expires_at)
+        values (p_organization_id, p_user_id, p_feature, p_model, p_period_start, p_allotment_limit, p_input_estimate,
+          v_allotment, v_credit, v_total - v_allotment - v_credit, v_output, p_overage_allowed, p_created_at, p_expires_at)
+        returning *;     end; end \$\$;`);
+
+    this.addSql(`drop function if exists "ai_settle"(integer, integer, integer, varchar, varchar, timestamptz, bigint, boolean, integer, integer, double precision, timestamptz);`);
+
+    this.addSql(`create or replace function "ai_settle"("p_reservation_id" integer, "p_organization_id" integer, "p_user_id" integer, "p_feature" character varying, "p_model" character varying, "p_period_start" timestamp with time zone, "p_allotment_limit" bigint, "p_overage_allowed" boolean, "p_input_tokens" integer, "p_output_tokens" integer, "p_cost_usd" double precision, "p_at" timestamp with time zone) returns SETOF llm_usage_log security invoker volatile language plpgsql as \$\$ begin declare
+      v_held_allotment bigint := 0;       v_held_credit bigint := 0;       v_free bigint;       v_balance bigint;       v_rest bigint := p_input_tokens + p_output_tokens;       v_allotment bigint;       v_credit bigint;       v_overage bigint := 0;       v_usage llm_usage_log;     begin
+      perform 1 from organization where id = p_organization_id for no key update;       if not found then
+        return;       end if;       delete from ai_reservation where id = p_reservation_id returning allotment_tokens, credit_tokens into v_held_allotment, v_held_credit;       v_held_allotment := coalesce(v_held_allotment, 0);       v_held_credit := coalesce(v_held_credit, 0);       v_balance := coalesce((select balance from ai_credit_account where organization_id = p_organization_id), 0);       if p_allotment_limit <> -1 then
+        -- What is free besides this call's own hold: the others' holds and the charges are committed.
+        v_free := greatest(p_allotment_limit - (coalesce((select allotment_tokens from ai_period_usage where organization_id = p_organization_id and period_start = p_period_start), 0)
+        + coalesce((select sum(allotment_tokens) from ai_reservation where organization_id = p_organization_id and period_start = p_period_start), 0)) - v_held_allotment, 0);       end if;       v_allotment := case when v_free is null then v_rest else least(v_rest, v_held_allotment + v_free) end;       v_rest := v_rest - v_allotment;       v_credit := least(v_rest, v_held_credit + v_balance);       v_rest := v_rest - v_credit;       if p_overage_allowed then
+        v_overage := v_rest;       end if;       if v_held_credit <> v_credit then
+        update ai_credit_account set balance = balance + v_held_credit - v_credit, updated_at = p_at where organization_id = p_organization_id;       end if;       insert into ai_period_usage (organization_id, period_start, allotment_tokens, credit_tokens, overage_tokens, updated_at)
+        values (p_organization_id, p_period_start, v_allotment, v_credit, v_overage, p_at)
+        on conflict (organization_id, period_start) do update set
+          allotment_tokens = ai_period_usage.allotment_tokens + excluded.allotment_tokens,
+          credit_tokens = ai_period_usage.credit_tokens + excluded.credit_tokens,
+          overage_tokens = ai_period_usage.overage_tokens + excluded.overage_tokens,
+          updated_at = excluded.updated_at;       -- The user may have been deleted since the call began: the row then belongs to nobody.
+      insert into llm_usage_log (organization_id, user_id, feature, model, input_tokens, output_tokens, allotment_tokens,
+          credit_tokens, overage_tokens, cost_usd, period_start, created_at)
+        values (p_organization_id, (select id from app_user where id = p_user_id), p_feature, p_model, p_input_tokens, p_output_tokens,
+          v_allotment, v_credit, v_overage, p_cost_usd, p_period_start, p_at)
+        returning * into v_usage;       if v_credit > 0 then
+        insert into ai_credit_transaction (organization_id, kind, tokens, usage_id, created_at)
+          values (p_organization_id, 'usage', -v_credit, v_usage.id, p_at);       end if;       if v_overage > 0 then
+        insert into ai_overage_report (usage_id, organization_id, tokens, occurred_at, status, attempts, next_attempt_at, created_at)
+          values (v_usage.id, p_organization_id, v_overage, p_at, 'pending', 0, p_at, p_at);       end if;       return next v_usage;     end; end \$\$;`);
+
+    this.addSql(`drop function if exists "note_create_within_limit"(integer, integer, varchar, text, timestamptz, integer);`);
+
+    this.addSql(`create or replace function "note_create_within_limit"("p_organization_id" integer, "p_user_id" integer, "p_title" character varying, "p_content" text, "p_created_at" timestamp with time zone, "p_limit" integer) returns SETOF note security invoker volatile language plpgsql as \$\$ begin if p_limit <> -1 then
+        perform 1 from organization where id = p_organization_id for no key update;         if (select count(*) from note where organization_id = p_organization_id) >= p_limit then
+          return;         end if;       end if;       return query insert into note (organization_id, user_id, title, content, created_at, updated_at)
+        values (p_organization_id, p_user_id, p_title, p_content, p_created_at, p_created_at) returning *; end \$\$;`);
+
+    this.addSql(`drop function if exists "project_create_within_limit"(integer, integer, varchar, text, timestamptz, integer);`);
+
+    this.addSql(`create or replace function "project_create_within_limit"("p_organization_id" integer, "p_user_id" integer, "p_name" character varying, "p_description" text, "p_created_at" timestamp with time zone, "p_limit" integer) returns SETOF project security invoker volatile language plpgsql as \$\$ begin if p_limit <> -1 then
+        perform 1 from organization where id = p_organization_id for no key update;         if (select count(*) from project where organization_id = p_organization_id) >= p_limit then
+          return;         end if;       end if;       return query insert into project (organization_id, user_id, name, description, created_at, updated_at)
+        values (p_organization_id, p_user_id, p_name, p_description, p_created_at, p_created_at) returning *; end \$\$;`);
+  }
+
+}

@@ -1,0 +1,212 @@
+import type { Caller } from '../access/caller';
+import { noteOwner } from '../notes/note-access';
+import { quotaExceeded } from '../plans/quota';
+import { DomainError, resourceNotFound, serviceUnavailable } from '../shared/domain-error';
+import type { Reservation } from './ai-capacity.port';
+import { usableReport } from './capacity-rules';
+import type { AiDeps } from './ai-deps';
+import { copilotPrompt, promptCharacters, type CopilotTone } from './copilot-prompt';
+import type { ModelEvent } from './language-model.port';
+import { callCost, type ModelPrice } from './model-price.port';
+import type { CopilotFeature, UsageRecord } from './usage-record';
+
+export interface CopilotCallInput {
+  feature: CopilotFeature;
+  noteId: number;
+  tone: CopilotTone;
+  /** Aborted when the client goes away: the model call is stopped, and charged for what it used. */
+  signal: AbortSignal;
+}
+
+/** A call that passed its checks and has its first byte. */
+export interface CopilotAnswer {
+  /** The text, delta by delta. Iterate it once; returning early ends the call. */
+  chunks(): AsyncIterable<string>;
+  /**
+   * Ends the call if it is still running (the client went away, or the response was never sent)
+   * and resolves once it is settled. Safe to call at any time, any number of times.
+   */
+  close(): Promise<UsageRecord | null>;
+  /** Resolves once the call is settled, with its usage record (null if settling failed). */
+  settled(): Promise<UsageRecord | null>;
+}
+
+/** What a copilot call needs of its context. */
+export type CopilotDeps = ConstructorParameters<typeof RunCopilotCall>[0];
+
+export const aiDisabled = () => new DomainError('FEATURE_DISABLED', 'The AI copilot is not available on this plan', { feature_key: 'enable_ai' });
+
+/** No model on this server: the same code, but the message and `details` say the plan is not the cause. */
+export const aiNotConfigured = (setting: string | undefined) =>
+  new DomainError(
+    'FEATURE_DISABLED',
+    setting
+      ? `The AI copilot is off on this server: no AI model is configured (${setting} is not set)`
+      : 'The AI copilot is off on this server: no AI model is configured',
+    { feature_key: 'enable_ai', reason: 'model_not_configured', ...(setting ? { missing_setting: setting } : {}) },
+  );
+
+/** What a call used as far as the copilot saw it: the provider's report, or the characters it received. */
+interface Usage {
+  characters: number;
+  reported: { inputTokens: number; outputTokens: number } | null;
+}
+
+/**
+ * One copilot call on one of the caller's notes, its whole life in `life()`, top to bottom:
+ *
+ * 1. the checks, in order, and the reservation, in one step (CopilotAdmission): the note exists
+ *    (RESOURCE_NOT_FOUND), a model is configured, then the plan enables AI (FEATURE_DISABLED, each
+ *    with its own message), the
+ *    capacity holds the call (QUOTA_EXCEEDED, with the plan's `token_limit`);
+ * 2. the model call, bound to the output the reservation allows, stopped when the client leaves,
+ *    when the call is closed, or at the deadline (`settings.maxCallMs`);
+ * 3. its first byte: a provider that fails before it, or a call stopped before it, releases the
+ *    reservation and answers SERVICE_UNAVAILABLE, charging nothing;
+ * 4. the stream: a failure mid-way cuts the text short (the headers are sent);
+ * 5. the settlement, exactly once however the call ended: the tokens the provider reported (each
+ *    count clamped to what a report is believed, `usableReport`), or
+ *    when it reported none the input estimate plus the characters received ÷ 4, at the model's
+ *    price read with the checks.
+ *
+ * `execute` runs the life to its first byte, so a refusal is thrown before anything is streamed;
+ * the answer it returns runs the rest.
+ */
+export class RunCopilotCall {
+  constructor(private readonly deps: Pick<AiDeps, 'admission' | 'model' | 'capacity' | 'clock' | 'logger' | 'settings'>) {}
+
+  async execute(caller: Caller, input: CopilotCallInput): Promise<CopilotAnswer> {
+    const closing = new AbortController();
+    let markSettled!: (record: UsageRecord | null) => void;
+    const settled = new Promise<UsageRecord | null>((resolve) => (markSettled = resolve));
+    const life = this.life(caller, input, closing.signal, markSettled);
+    const first = await life.next();
+    return {
+      async *chunks() {
+        if (!first.done) yield first.value;
+        yield* life;
+      },
+      async close() {
+        closing.abort();
+        await life.return();
+        return settled;
+      },
+      settled: () => settled,
+    };
+  }
+
+  private async *life(caller: Caller, input: CopilotCallInput, closing: AbortSignal, settled: (record: UsageRecord | null) => void): AsyncGenerator<string, void, undefined> {
+    const { admission, model, clock, settings } = this.deps;
+
+    // 1. The checks and the reservation.
+    const now = clock.now();
+    const admitted = await admission.admit({
+      owner: noteOwner(caller),
+      noteId: input.noteId,
+      feature: input.feature,
+      model: settings.model,
+      aiConfigured: model !== null,
+      promptCharacters: promptCharacters(input.feature, input.tone),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + settings.reservationTtlMs),
+    });
+    if (admitted.outcome === 'note_not_found') throw resourceNotFound('note', input.noteId);
+    if (!model) throw aiNotConfigured(settings.modelSetting);
+    if (admitted.outcome === 'ai_disabled') throw aiDisabled();
+    if (admitted.outcome === 'quota_exceeded') throw quotaExceeded('token_limit', admitted.tokenLimit);
+    const { note, reservation, price } = admitted;
+
+    // 2. The model call and what stops it.
+    const provider = new AbortController();
+    const stop = () => provider.abort();
+    const deadline = setTimeout(stop, settings.maxCallMs);
+    for (const signal of [input.signal, closing]) {
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
+    }
+    const prompt = copilotPrompt(input.feature, input.tone, note);
+    const events = model.stream({ model: settings.model, ...prompt, maxOutputTokens: reservation.maxOutputTokens, signal: provider.signal })[Symbol.asyncIterator]();
+    const used: Usage = { characters: 0, reported: null };
+    let providerDone = false;
+    const next = async (): Promise<ModelEvent | null> => {
+      const result = await events.next();
+      if (result.done) {
+        providerDone = true;
+        return null;
+      }
+      if (result.value.type === 'delta') used.characters += [...result.value.text].length;
+      else used.reported = { inputTokens: result.value.inputTokens, outputTokens: result.value.outputTokens };
+      return result.value;
+    };
+    // Nothing left to stop once the provider finished: aborting it anyway costs every call an
+    // AbortError and a round of abort listeners.
+    const end = async () => {
+      clearTimeout(deadline);
+      input.signal.removeEventListener('abort', stop);
+      closing.removeEventListener('abort', stop);
+      if (providerDone) return;
+      provider.abort();
+      await events.return?.().catch(() => undefined);
+    };
+
+    // 3. The first byte: it proves the provider is answering. Until then nothing is charged.
+    let first: string | null = null;
+    try {
+      while (first === null) {
+        const event = await next();
+        if (!event) break;
+        if (isText(event)) first = event.text;
+      }
+    } catch (error) {
+      await end();
+      await this.giveBack(reservation.id, error);
+      throw error instanceof DomainError && error.code === 'SERVICE_UNAVAILABLE' ? error : serviceUnavailable('The AI model is unavailable, try again shortly');
+    }
+    if (first === null && provider.signal.aborted) {
+      // Stopped before its first byte (the client left, or the model took too long to start).
+      await end();
+      await this.giveBack(reservation.id, null);
+      throw serviceUnavailable('The AI model did not answer in time');
+    }
+
+    // 4. The stream, then 5. the settlement.
+    try {
+      if (first !== null) yield first;
+      for (let event = await next(); event; event = await next()) if (event.type === 'delta') yield event.text;
+    } catch (error) {
+      if (!provider.signal.aborted) this.deps.logger.warn({ err: error, reservation_id: reservation.id }, 'model stream failed mid-way: response cut short');
+    } finally {
+      await end();
+      settled(await this.settle(reservation, price, used));
+    }
+  }
+
+  /** A call that ends before its first byte: the reservation is released and nothing is logged. */
+  private async giveBack(reservationId: number, error: unknown): Promise<void> {
+    await this.deps.capacity.release(reservationId);
+    this.deps.logger.warn({ err: error ?? undefined, reservation_id: reservationId }, 'model call ended before its first byte: reservation released');
+  }
+
+  /**
+   * Replaces the reservation with what the call used. When settling fails, the reservation stays
+   * held until it expires, then is released uncharged: the customer is never charged twice, and
+   * never past the cap.
+   */
+  private async settle(reservation: Reservation, price: ModelPrice | null, used: Usage): Promise<UsageRecord | null> {
+    const estimate = { inputTokens: reservation.inputEstimate, outputTokens: Math.ceil(used.characters / 4) };
+    const tokens = used.reported ? usableReport(used.reported, reservation, estimate) : estimate;
+    if (used.reported && (tokens.inputTokens !== used.reported.inputTokens || tokens.outputTokens !== used.reported.outputTokens)) {
+      this.deps.logger.warn({ reservation_id: reservation.id, reported: used.reported, charged: tokens }, 'model reported usage outside its bounds: clamped');
+    }
+    try {
+      if (!price) this.deps.logger.warn({ model: reservation.model }, 'no price on record for this model: its usage is logged without a cost');
+      const costUsd = price ? callCost(price, tokens.inputTokens, tokens.outputTokens) : null;
+      return await this.deps.capacity.settle(reservation, { ...tokens, costUsd, at: this.deps.clock.now() });
+    } catch (error) {
+      this.deps.logger.error({ err: error, reservation_id: reservation.id }, 'settling a copilot call failed: its reservation will expire');
+      return null;
+    }
+  }
+}
+
+const isText = (event: ModelEvent): event is Extract<ModelEvent, { type: 'delta' }> => event.type === 'delta' && event.text.length > 0;
