@@ -1,8 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { paths } from '../../app/client/api';
-import { CookieJar } from '../../app/client/index';
+import { clientBrowser, type ClientBrowser as Browser } from '../support/client-browser';
 import { startTestApp, type TestApp } from '../support/app';
 import { expectApiError } from '../support/http-assertions';
 import { testSessions, type TestSessions } from '../support/sessions';
@@ -10,29 +8,12 @@ import { SoftwareAuthenticator } from '../fakes/software-authenticator';
 
 /** The default APP_BASE_WEB_URL in dev: the passkeys' origin, and `localhost` their rp id. */
 const WEB_ORIGIN = 'http://localhost:5173';
-let nextIp = 0;
-
-/** One browser: its own cookies and client IP, speaking through the generated client's types. */
-function browser(app: TestApp, sessionToken?: string) {
-  nextIp += 1;
-  const jar = new CookieJar();
-  if (sessionToken) jar.set(app.config.sessionCookieName, sessionToken);
-  let setCookies: string[] = [];
-  const api = createClient<paths>({
-    baseUrl: app.url,
-    headers: { 'X-Forwarded-For': `198.18.${(nextIp >> 8) & 255}.${nextIp & 255}` },
-    fetch: async (request) => {
-      const cookie = jar.header();
-      if (cookie) request.headers.set('Cookie', cookie);
-      const response = await fetch(request);
-      setCookies = response.headers.getSetCookie();
-      jar.store(response);
-      return response;
-    },
-  });
-  return { api, jar, setCookies: () => setCookies };
+/** One browser with its own cookies and client IP, holding `sessionToken`'s cookie when given. */
+function browser(app: TestApp, sessionToken?: string): Browser {
+  const made = clientBrowser(app, { subnet: '198.18' });
+  if (sessionToken) made.jar.set(app.config.sessionCookieName, sessionToken);
+  return made;
 }
-type Browser = ReturnType<typeof browser>;
 
 async function enrol(member: Browser, authenticator = new SoftwareAuthenticator(WEB_ORIGIN)) {
   const options = (await member.api.POST('/auth/passkeys/register/options')).data!;
