@@ -27,6 +27,7 @@ export class InMemorySessionStore implements SessionStore {
         user_agent: input.userAgent ?? null,
         ip: input.ip ?? null,
         credentials_version: input.credentialsVersion,
+        via_passkey: input.viaPasskey ?? false,
         created_at: new Date(input.createdAt),
         last_seen_at: new Date(input.createdAt),
         expires_at: new Date(input.expiresAt),
@@ -55,6 +56,7 @@ export class InMemorySessionStore implements SessionStore {
         userHasMfa: this.store.userTotp.get(user.id)?.confirmed_at != null,
         credentialsVersion: session.credentials_version,
         userCredentialsVersion: user.credentialsVersion,
+        viaPasskey: session.via_passkey,
       };
     });
   }

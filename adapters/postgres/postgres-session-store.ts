@@ -21,6 +21,7 @@ interface PrincipalRow {
   has_mfa: boolean;
   credentials_version: number;
   user_credentials_version: number;
+  via_passkey: boolean;
 }
 
 type SummaryRow = Pick<Selectable<Tables['session']>, 'id' | 'created_at' | 'last_seen_at' | 'expires_at' | 'user_agent' | 'ip'>;
@@ -34,7 +35,7 @@ const FIND_PRINCIPAL: PreparedSql = {
   text: `select s.id as session_id, s.user_id, u.organization_id, u.role, s.expires_at, s.last_seen_at,
           u.status as user_status, o.status as organization_status, o.require_mfa,
           exists (select 1 from user_totp t where t.user_id = u.id and t.confirmed_at is not null) as has_mfa,
-          s.credentials_version, u.credentials_version as user_credentials_version
+          s.credentials_version, u.credentials_version as user_credentials_version, s.via_passkey
      from session s
      join app_user u on u.id = s.user_id
      join organization o on o.id = u.organization_id
@@ -66,8 +67,8 @@ const toSummary = (row: SummaryRow): SessionSummary => ({
 // at a new version, so nothing is inserted (and no foreign-key violation can abort the caller).
 const CREATE_IF_CURRENT = `with current_user_row as (
      select id from app_user where id = $1 and credentials_version = $2 for share)
-   insert into session (user_id, token_hash, user_agent, ip, created_at, last_seen_at, expires_at, credentials_version)
-   select id, $3, $4, $5, $6, $6, $7, $2 from current_user_row
+   insert into session (user_id, token_hash, user_agent, ip, created_at, last_seen_at, expires_at, credentials_version, via_passkey)
+   select id, $3, $4, $5, $6, $6, $7, $2, $8 from current_user_row
    returning id`;
 
 export class PostgresSessionStore implements SessionStore {
@@ -82,6 +83,7 @@ export class PostgresSessionStore implements SessionStore {
       input.ip ?? null,
       input.createdAt,
       input.expiresAt,
+      input.viaPasskey ?? false,
     ]);
     return row ? { id: Number(row.id) } : null;
   }
@@ -103,6 +105,7 @@ export class PostgresSessionStore implements SessionStore {
       userHasMfa: row.has_mfa,
       credentialsVersion: row.credentials_version,
       userCredentialsVersion: row.user_credentials_version,
+      viaPasskey: row.via_passkey,
     };
   }
 

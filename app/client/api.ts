@@ -1021,6 +1021,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/passkeys/register/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Creation options for a new passkey, for `navigator.credentials.create()`
+         * @description `PublicKeyCredentialCreationOptionsJSON`: a fresh 32-byte challenge (single use, 5 minutes, bound to this session; asking again replaces it), an opaque `user.id`, the caller's passkeys as `excludeCredentials`, `residentKey: "required"`, `userVerification: "required"`, algorithms ES256 (-7) and RS256 (-257), attestation `none`. Pass it to `PublicKeyCredential.parseCreationOptionsFromJSON()`.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
+        post: operations["passkeyRegistrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/passkeys/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register the passkey the browser created (`response`: the credential's `toJSON()`)
+         * @description Verifies the browser's `RegistrationResponseJSON` against this session's pending challenge (used up by the attempt) and stores the public key. `name` defaults to "Passkey" and the date. A response that does not verify (attestation, origin, rp id, user verification, challenge) or a credential already registered: 400 `VALIDATION_ERROR` with `details` naming `body.response`.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
+        post: operations["registerPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's passkeys
+         * @description The caller's passkeys, oldest first. Public keys and credential ids are not shown.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
+        get: operations["listPasskeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkeys/{passkey_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete one of the caller's passkeys
+         * @description The passkey can no longer sign in (the authenticator may still hold it). Another user's passkey: 404 `RESOURCE_NOT_FOUND`.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
+        delete: operations["deletePasskey"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename one of the caller's passkeys
+         * @description Sets the name (1..64 characters, one line). Another user's passkey: 404 `RESOURCE_NOT_FOUND`.
+         *
+         *     **Access:** `readonly` or above (session cookie).
+         */
+        patch: operations["renamePasskey"];
+        trace?: never;
+    };
+    "/auth/passkeys/login/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request options for a passkey sign-in, for `navigator.credentials.get()`; sets the `passkey_challenge` cookie
+         * @description `PublicKeyCredentialRequestOptionsJSON` with an empty `allowCredentials` (discoverable credentials: the authenticator offers the user's passkeys for this site) and `userVerification: "required"`. Sets the `passkey_challenge` cookie (HttpOnly, 5 minutes, single use) that `loginWithPasskey` needs. Pass the options to `PublicKeyCredential.parseRequestOptionsFromJSON()`.
+         *
+         *     **Access:** public. Rate limit: 30/15m per client IP (429 `RATE_LIMITED` beyond).
+         */
+        post: operations["passkeyLoginOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/passkeys/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a passkey (`response`: the credential's `toJSON()`); sets the session cookie
+         * @description Verifies the browser's `AuthenticationResponseJSON` against the `passkey_challenge` cookie's challenge (used up by the attempt). A passkey with user verification is both factors: no TOTP step, and the session satisfies an organization's `require_mfa`. Every failure (unknown credential, bad signature, wrong origin or rp id, user not verified, missing, used or expired challenge, a signature counter that went backwards) is 401 `INVALID_CREDENTIALS`; a suspended user or organization 401 `ACCOUNT_SUSPENDED`. Shares `login`'s rate limit per client IP. A session cookie sent with the request is revoked first.
+         *
+         *     **Access:** public. Rate limit: 5/15m per client IP (429 `RATE_LIMITED` beyond).
+         */
+        post: operations["loginWithPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/plans": {
         parameters: {
             query?: never;
@@ -4950,6 +5088,500 @@ export interface operations {
                 };
             };
             /** @description INVALID_MFA_CODE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    passkeyRegistrationOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Creation options */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        rp: {
+                            id: string;
+                            name: string;
+                        };
+                        user: {
+                            id: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    registerPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description RegistrationResponseJSON: `toJSON()` of the credential `navigator.credentials.create()` returned */
+                    response: {
+                        id: string;
+                        rawId: string;
+                        type: string;
+                        response: {
+                            clientDataJSON: string;
+                        };
+                    };
+                    name?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The new passkey */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        last_used_at: string | null;
+                        backed_up: boolean;
+                        /** @enum {string} */
+                        device_type: "single_device" | "multi_device";
+                        transports: string[];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Passkeys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        last_used_at: string | null;
+                        backed_up: boolean;
+                        /** @enum {string} */
+                        device_type: "single_device" | "multi_device";
+                        transports: string[];
+                    }[];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    deletePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkey_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    renamePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkey_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The renamed passkey */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        last_used_at: string | null;
+                        backed_up: boolean;
+                        /** @enum {string} */
+                        device_type: "single_device" | "multi_device";
+                        transports: string[];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    passkeyLoginOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request options */
+            200: {
+                headers: {
+                    /** @description The `passkey_challenge` cookie (HttpOnly) */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        rpId: string;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    loginWithPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description AuthenticationResponseJSON: `toJSON()` of the credential `navigator.credentials.get()` returned */
+                    response: {
+                        id: string;
+                        rawId: string;
+                        type: string;
+                        response: {
+                            clientDataJSON: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    /** @description The session cookie (HttpOnly); the `passkey_challenge` cookie cleared */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserId"];
+                };
+            };
+            /** @description MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INVALID_CREDENTIALS, ACCOUNT_SUSPENDED */
             401: {
                 headers: {
                     [name: string]: unknown;

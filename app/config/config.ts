@@ -19,6 +19,8 @@ export interface AppConfig {
   baseWebUrl: string;
   baseApiUrl: string;
   corsOrigins: readonly string[];
+  /** The WebAuthn relying party: the host passkeys are scoped to, and the origins a browser may report. */
+  webauthn: { rpId: string; origins: readonly string[] };
   databaseUrl: string | undefined;
   dataDir: string;
   redisUrl: string | undefined;
@@ -110,6 +112,8 @@ const rawSchema = v.object({
   APP_BASE_WEB_URL: v.optional(url),
   APP_BASE_API_URL: v.optional(url),
   APP_CORS_ORIGINS: v.optional(origins),
+  APP_WEBAUTHN_RP_ID: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, 'must be a host name such as example.com'))),
+  APP_WEBAUTHN_ORIGINS: v.optional(origins),
   APP_DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'))),
   APP_DATA_DIR: v.optional(nonEmpty, './.data'),
   APP_REDIS_URL: v.optional(v.pipe(v.string(), v.regex(/^rediss?:\/\//, 'must be a redis:// URL'))),
@@ -267,6 +271,7 @@ function build(raw: Raw): LoadedConfig {
   // Unlike the other secrets, a per-process key would make every stored TOTP secret unreadable
   // after a restart: in dev the key is kept under APP_DATA_DIR instead (app/config/encryption-key.ts).
   if (!dev && raw.APP_ENCRYPTION_KEY === undefined) problems.push('APP_ENCRYPTION_KEY is required outside dev');
+  const webauthn = webauthnConfig(raw, baseWebUrl, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const config: AppConfig = {
@@ -276,6 +281,7 @@ function build(raw: Raw): LoadedConfig {
     baseWebUrl: stripSlash(baseWebUrl),
     baseApiUrl: stripSlash(baseApiUrl),
     corsOrigins: corsOrigins(raw, baseWebUrl),
+    webauthn,
     databaseUrl: raw.APP_DATABASE_URL,
     dataDir: raw.APP_DATA_DIR,
     redisUrl: raw.APP_REDIS_URL,
@@ -343,6 +349,23 @@ function emailConfig(raw: Raw, dev: boolean, problems: string[]): EmailConfig {
 }
 
 const DEV_ORIGINS = ['http://localhost:5173', 'http://localhost:4173'];
+
+/**
+ * The rp id defaults to the host of APP_BASE_WEB_URL and the origins to its origin. A browser
+ * refuses a ceremony whose rp id is not the page's host or a parent domain of it, so every origin
+ * must sit at or under the rp id: checked here rather than found out at the first sign-in.
+ */
+function webauthnConfig(raw: Raw, baseWebUrl: string, problems: string[]): AppConfig['webauthn'] {
+  const rpId = raw.APP_WEBAUTHN_RP_ID ?? (URL.canParse(baseWebUrl) ? new URL(baseWebUrl).hostname : '');
+  const origins = raw.APP_WEBAUTHN_ORIGINS
+    ? raw.APP_WEBAUTHN_ORIGINS.split(',').map((o) => stripSlash(o.trim())).filter((o) => o.length > 0)
+    : URL.canParse(baseWebUrl) ? [new URL(baseWebUrl).origin] : [];
+  for (const origin of origins) {
+    const host = new URL(origin).hostname;
+    if (host !== rpId && !host.endsWith(`.${rpId}`)) problems.push(`APP_WEBAUTHN_ORIGINS ${origin} is not on the rp id ${rpId} (APP_WEBAUTHN_RP_ID) or a subdomain of it`);
+  }
+  return { rpId, origins };
+}
 
 function corsOrigins(raw: Raw, baseWebUrl: string): string[] {
   if (raw.APP_CORS_ORIGINS !== undefined) {

@@ -9,8 +9,9 @@ import { mfaModule } from './mfa.module';
 import { plansModule } from './plans.module';
 import { notesModule } from './notes.module';
 import { aiModule } from './ai.module';
+import { passkeysModule } from './passkeys.module';
 
 /** One container module per bounded context; each binds its use cases and its routes. */
 export function featureModules(): ContainerModule[] {
-  return [accountsModule(), projectsModule(), jobsModule(), idpModule(), organizationsModule(), billingModule(), mfaModule(), plansModule(), notesModule(), aiModule()];
+  return [accountsModule(), projectsModule(), jobsModule(), idpModule(), organizationsModule(), billingModule(), mfaModule(), passkeysModule(), plansModule(), notesModule(), aiModule()];
 }

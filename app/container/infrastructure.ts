@@ -46,6 +46,27 @@ function rateLimitRedisClient(url: string): Redis {
 }
 
 /**
+ * The rate limits' client never queues a command, so a request that arrives before it has
+ * connected is decided in memory, per instance, until its next probe. Startup therefore waits a
+ * short bound for the connection before the server listens; a Redis that is down at startup does
+ * not stop it (the limits count in memory and the log says so).
+ */
+const RATE_LIMIT_CONNECT_WAIT_MS = 2_000;
+
+async function connectedWithin(client: Redis, ms: number): Promise<void> {
+  if (client.status === 'ready') return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    client.once('ready', done);
+  });
+}
+
+/**
  * ioredis reports every failed reconnection attempt; one line when the connection is lost and one
  * when it is back keep an outage readable (and the log small).
  */
@@ -146,6 +167,7 @@ export async function openInfrastructure(
     const rateLimitRedis = limitUrl ? rateLimitRedisClient(limitUrl) : undefined;
     if (redis) reportOutages(redis, 'jobs', logger);
     if (rateLimitRedis) reportOutages(rateLimitRedis, 'rate-limits', logger);
+    if (rateLimitRedis) await connectedWithin(rateLimitRedis, RATE_LIMIT_CONNECT_WAIT_MS);
     const devMailbox =
       config.environment === 'dev' && config.email.provider === 'stub' ? new DevMailbox(MAILBOX_CAPACITY, () => clock.now()) : undefined;
     const mailer = await createMailer(config.email, logger, devMailbox);

@@ -40,6 +40,8 @@ export function jobsModule(): ContainerModule {
       }),
       // The challenge store is bound by the MFA module.
       pruneExpiredChallenges: new PruneExpiredChallenges({ challenges: ctx.get(TOKENS.MfaChallengeStore), clock: ctx.get(TOKENS.Clock) }),
+      // The passkeys module binds this store.
+      prunePasskeyChallenges: new PruneExpiredChallenges({ challenges: ctx.get(TOKENS.PasskeyChallengeStore), clock: ctx.get(TOKENS.Clock) }),
       // The AI module binds these ports.
       releaseExpiredReservations: ctx.get(TOKENS.AiUseCases).releaseExpiredReservations,
       reportOverage: ctx.get(TOKENS.Config).stripe

@@ -24,6 +24,10 @@ import type { MfaRepository } from '../../core/mfa/mfa-repository.port';
 import type { MfaChallengeStore } from '../../core/mfa/mfa-challenge-store.port';
 import type { SignInCompletion } from '../../core/accounts/sign-in-completion.port';
 import type { JobUseCases } from '../jobs/jobs';
+import type { PasskeyUseCases } from '../http/routes/passkeys.routes';
+import type { PasskeyRepository } from '../../core/passkeys/passkey-repository.port';
+import type { PasskeyChallengeStore } from '../../core/passkeys/passkey-challenge-store.port';
+import type { RelyingParty } from '../../core/passkeys/relying-party.port';
 import type { Database } from '../../adapters/postgres/database';
 import type { AccountsSettings } from '../../core/accounts/accounts-deps';
 import type { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
@@ -119,6 +123,11 @@ export const TOKENS = {
   SignInCompletion: token<SignInCompletion>('SignInCompletion'),
   MfaChallengeCookie: token<MfaChallengeCookie>('MfaChallengeCookie'),
   MfaUseCases: token<MfaUseCases>('MfaUseCases'),
+  // passkeys
+  PasskeyRepository: token<PasskeyRepository>('PasskeyRepository'),
+  PasskeyChallengeStore: token<PasskeyChallengeStore>('PasskeyChallengeStore'),
+  RelyingParty: token<RelyingParty>('RelyingParty'),
+  PasskeyUseCases: token<PasskeyUseCases>('PasskeyUseCases'),
   // identity provider
   IdentityProvider: token<IdentityProvider>('IdentityProvider'),
   StateSigner: token<StateSigner>('StateSigner'),

@@ -2,7 +2,7 @@ import type { DomainError, ErrorCode } from '../../core/shared/domain-error';
 import type { HttpError, HttpErrorCode } from './http-error';
 
 /** Domain codes the API answers under one of its own codes (see `toApiError`). */
-type TranslatedCode = 'SIGNUP_CLOSED' | 'INVALID_WEBHOOK_SIGNATURE' | 'INVALID_WEBHOOK_EVENT' | 'TOO_MANY_ATTEMPTS';
+type TranslatedCode = 'SIGNUP_CLOSED' | 'INVALID_WEBHOOK_SIGNATURE' | 'INVALID_WEBHOOK_EVENT' | 'TOO_MANY_ATTEMPTS' | 'INVALID_PASSKEY_RESPONSE';
 
 /** Every `code` an ErrorResponse can carry: the domain's own, plus the edge's request refusals. */
 export type ApiErrorCode = Exclude<ErrorCode, TranslatedCode> | HttpErrorCode;
@@ -39,6 +39,8 @@ export interface ApiError {
   code: ApiErrorCode;
   message: string;
   details: Record<string, unknown>;
+  /** When not the code's status in STATUS_BY_CODE (see `toApiError`). */
+  status?: number;
 }
 
 export interface ErrorResponse extends ApiError {
@@ -49,7 +51,9 @@ export interface ErrorResponse extends ApiError {
  * What the client is told. A closed signup is answered exactly like an unknown route, so a B2B
  * deployment does not reveal that the path exists; a webhook that does not verify or cannot be
  * read is a request the client must not repeat as is; a use case's refused rate limit is a 429,
- * like the router's own.
+ * like the router's own. A passkey registration response that does not verify is well-formed
+ * input the server refused: 400 VALIDATION_ERROR naming `body.response`, not the 422 of a
+ * request that fails its schema.
  */
 export function toApiError(error: DomainError | HttpError): ApiError {
   switch (error.code) {
@@ -60,6 +64,8 @@ export function toApiError(error: DomainError | HttpError): ApiError {
       return { code: 'MALFORMED_REQUEST', message: error.message, details: error.details };
     case 'TOO_MANY_ATTEMPTS':
       return { code: 'RATE_LIMITED', message: error.message, details: error.details };
+    case 'INVALID_PASSKEY_RESPONSE':
+      return { code: 'VALIDATION_ERROR', status: 400, message: error.message, details: { 'body.response': error.message } };
     default:
       return { code: error.code, message: error.message, details: error.details };
   }

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { AppConfig } from '../config/config';
 import { CHALLENGE_TTL_SECONDS } from '../../core/mfa/mfa-deps';
+import { PASSKEY_CHALLENGE_TTL_SECONDS } from '../../core/passkeys/passkey';
 
 /**
  * An HttpOnly cookie on `Path=/` with the deployment's SameSite/Secure rules: `SameSite=Lax` in
@@ -30,24 +31,40 @@ export class SessionCookie {
 }
 
 export const MFA_CHALLENGE_COOKIE = 'mfa_challenge';
+export const PASSKEY_CHALLENGE_COOKIE = 'passkey_challenge';
 
-/**
- * The cookie that carries a sign-in from its first factor to its second: the same flags as the
- * session cookie, lifetime of the challenge (5 minutes), cleared once used.
- */
-export class MfaChallengeCookie {
-  constructor(private readonly config: Pick<AppConfig, 'environment'>) {}
+/** A cookie that carries a sign-in in progress: the session cookie's flags, the challenge's lifetime, cleared once used. */
+class ChallengeCookie {
+  constructor(
+    private readonly name: string,
+    private readonly maxAgeSeconds: number,
+    private readonly config: Pick<AppConfig, 'environment'>,
+  ) {}
 
   read(ctx: Context): string | undefined {
-    return ctx.cookies.get(MFA_CHALLENGE_COOKIE) || undefined;
+    return ctx.cookies.get(this.name) || undefined;
   }
 
   set(ctx: Context, token: string): void {
-    ctx.append('Set-Cookie', serializeCookie(MFA_CHALLENGE_COOKIE, token, CHALLENGE_TTL_SECONDS, this.config.environment));
+    ctx.append('Set-Cookie', serializeCookie(this.name, token, this.maxAgeSeconds, this.config.environment));
   }
 
   clear(ctx: Context): void {
-    ctx.append('Set-Cookie', serializeCookie(MFA_CHALLENGE_COOKIE, '', 0, this.config.environment));
+    ctx.append('Set-Cookie', serializeCookie(this.name, '', 0, this.config.environment));
+  }
+}
+
+/** Carries a sign-in from its first factor to its second (5 minutes). */
+export class MfaChallengeCookie extends ChallengeCookie {
+  constructor(config: Pick<AppConfig, 'environment'>) {
+    super(MFA_CHALLENGE_COOKIE, CHALLENGE_TTL_SECONDS, config);
+  }
+}
+
+/** Binds a passkey sign-in's challenge to the browser that asked for it (5 minutes). */
+export class PasskeyChallengeCookie extends ChallengeCookie {
+  constructor(config: Pick<AppConfig, 'environment'>) {
+    super(PASSKEY_CHALLENGE_COOKIE, PASSKEY_CHALLENGE_TTL_SECONDS, config);
   }
 }
 

@@ -20,6 +20,8 @@ export interface JobUseCases {
   deliverDueEmails: DeliverDueEmails;
   pruneSentEmails: PruneSentEmails;
   pruneExpiredChallenges: PruneExpiredChallenges;
+  /** The same pruning over the passkey challenge store: sign-in options nobody answered. */
+  prunePasskeyChallenges: PruneExpiredChallenges;
   releaseExpiredReservations: ReleaseExpiredReservations;
   /** Null while billing is not configured: overage reports then wait in their table. */
   reportOverage: ReportOverage | null;
@@ -63,12 +65,16 @@ export function jobPeriods(config: Pick<AppConfig, 'sessionPruneIntervalSeconds'
  * lost or duplicated trigger costs nothing (claims are leases, sends are idempotent-keyed).
  */
 export function recurringJobs(useCases: JobUseCases, periods: JobPeriods): RecurringJob[] {
-  const { pruneExpiredSessions: prune, deliverDueEmails: deliver, pruneSentEmails, pruneExpiredChallenges, releaseExpiredReservations, reportOverage } = useCases;
+  const { pruneExpiredSessions: prune, deliverDueEmails: deliver, pruneSentEmails, pruneExpiredChallenges, prunePasskeyChallenges, releaseExpiredReservations, reportOverage } = useCases;
   const jobs: RecurringJob[] = [
     {
       name: JOB_NAMES.pruneSessions,
       everyMs: periods.pruneSessionsMs,
-      run: async () => ({ pruned_sessions: await prune.execute(), pruned_mfa_challenges: await pruneExpiredChallenges.execute() }),
+      run: async () => ({
+        pruned_sessions: await prune.execute(),
+        pruned_mfa_challenges: await pruneExpiredChallenges.execute(),
+        pruned_passkey_challenges: await prunePasskeyChallenges.execute(),
+      }),
     },
     {
       // Sent emails lose their bodies at once; the rows go after APP_EMAIL_RETENTION_DAYS.

@@ -8,7 +8,7 @@ export interface Caller {
   sessionId: number;
   /**
    * False only when the caller's organization requires a second factor and the caller has not
-   * set one up: such a caller may reach their account, sessions and MFA setup, nothing else.
+   * set one up (nor signed in with a passkey): such a caller may reach their account, sessions and MFA setup, nothing else.
    */
   mfaSatisfied: boolean;
 }

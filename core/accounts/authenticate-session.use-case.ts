@@ -12,7 +12,8 @@ const unauthorized = () => new DomainError('UNAUTHORIZED', 'Authentication requi
  * sessions, sessions made before the user's password last changed, and sessions of suspended
  * users or organizations, all get the same UNAUTHORIZED. A session last seen more than the
  * activity interval ago gets its `lastSeenAt` refreshed in the background (the request does not
- * wait for that write).
+ * wait for that write). An organization's MFA requirement is met by a user with TOTP on, or by a
+ * session a passkey sign-in made (the passkey was both factors).
  */
 export class AuthenticateSession {
   /** Without `sessionActivity` (a CLI, a test), `lastSeenAt` is left as it is. */
@@ -37,7 +38,7 @@ export class AuthenticateSession {
       organizationId: principal.organizationId,
       role: principal.role,
       sessionId: principal.sessionId,
-      mfaSatisfied: !principal.organizationRequiresMfa || principal.userHasMfa,
+      mfaSatisfied: !principal.organizationRequiresMfa || principal.userHasMfa || principal.viaPasskey,
     };
   }
 }

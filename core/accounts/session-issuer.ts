@@ -28,7 +28,13 @@ export class SessionIssuer {
     private readonly maxAgeSeconds: number,
   ) {}
 
-  async issue(userId: number, credentialsVersion: number, origin: SessionOrigin = { userAgent: null, ip: null }): Promise<IssuedSession | null> {
+  /** `viaPasskey`: the sign-in was a passkey with user verification (see SessionPrincipal). */
+  async issue(
+    userId: number,
+    credentialsVersion: number,
+    origin: SessionOrigin = { userAgent: null, ip: null },
+    options: { viaPasskey?: boolean } = {},
+  ): Promise<IssuedSession | null> {
     const token = this.ports.tokenGenerator.generate();
     const now = this.ports.clock.now();
     const expiresAt = addSeconds(now, this.maxAgeSeconds);
@@ -39,6 +45,7 @@ export class SessionIssuer {
       expiresAt,
       ...sessionOrigin(origin.userAgent, origin.ip),
       credentialsVersion,
+      viaPasskey: options.viaPasskey ?? false,
     });
     return created ? { token, sessionId: created.id, expiresAt } : null;
   }

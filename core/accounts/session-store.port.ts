@@ -21,6 +21,8 @@ export interface SessionPrincipal {
   credentialsVersion: number;
   /** The user's credentials version now. */
   userCredentialsVersion: number;
+  /** Made by a passkey sign-in with user verification: both factors at once. */
+  viaPasskey: boolean;
 }
 
 /** Where a session was opened from, as the HTTP edge saw it. Both optional: a CLI has neither. */
@@ -45,6 +47,8 @@ export interface NewSession extends Partial<SessionOrigin> {
   expiresAt: Date;
   /** The user's credentials version the caller read; see SessionStore.create. */
   credentialsVersion: number;
+  /** Made by a passkey sign-in (default false). */
+  viaPasskey?: boolean;
 }
 
 /**

@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'EMAIL_ALREADY_EXISTS'
   | 'INVALID_TOKEN'
   | 'INVALID_CURRENT_PASSWORD'
+  /** A passkey registration whose browser response does not verify, or names a credential already registered. */
+  | 'INVALID_PASSKEY_RESPONSE'
   /** Self-service signup is off (B2B): only invitations create accounts. */
   | 'SIGNUP_CLOSED'
   /** A provider callback whose signature is missing, wrong or too old. */

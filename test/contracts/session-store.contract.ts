@@ -60,7 +60,15 @@ export function describeSessionStoreContract(name: string, setup: () => Promise<
         userHasMfa: false,
         credentialsVersion: 0,
         userCredentialsVersion: 0,
+        viaPasskey: false,
       } satisfies SessionPrincipal);
+    });
+
+    it('records that a session was made by a passkey sign-in', async () => {
+      const tokenHash = aTokenHash();
+      await h.sessions.create({ userId: user.id, tokenHash, createdAt: at(-HOUR_MS), expiresAt: at(HOUR_MS), credentialsVersion: 0, viaPasskey: true });
+
+      expect(await h.sessions.findByTokenHash(tokenHash)).toMatchObject({ userId: user.id, viaPasskey: true });
     });
 
     it('keeps where a session came from and lists the live ones newest first', async () => {
@@ -261,6 +269,7 @@ async function checkAgainstModel(h: SessionStoreHarness, commands: SessionComman
             userHasMfa: false,
             credentialsVersion: 0,
             userCredentialsVersion: 0,
+            viaPasskey: false,
           }
         : null,
     );

@@ -1,7 +1,5 @@
-import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { paths } from '../../app/client/api';
-import { CookieJar } from '../../app/client';
+import { clientBrowser, type ClientBrowser } from '../support/client-browser';
 import { startTestApp, type TestApp } from '../support/app';
 import { expectApiError, expectErrorResponse } from '../support/http-assertions';
 import { tokenFromEmail } from '../support/mailbox';
@@ -13,28 +11,9 @@ const totp = new OtpauthTotpVerifier();
 /** The code an authenticator shows now, or `offset` steps away (±1 is accepted). */
 const codeFor = (secret: string, offset = 0) => totp.codeAt(secret, totp.stepAt(new Date()) + offset);
 
-let nextIp = 0;
-
 /** One browser: its own cookies, its own client IP (so per-IP limits never couple tests), a User-Agent. */
-function browser(app: TestApp, userAgent = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0') {
-  nextIp += 1;
-  const jar = new CookieJar();
-  let lastSetCookies: string[] = [];
-  const api = createClient<paths>({
-    baseUrl: app.url,
-    headers: { 'User-Agent': userAgent, 'X-Forwarded-For': `198.19.${(nextIp >> 8) & 255}.${nextIp & 255}` },
-    fetch: async (request) => {
-      const cookie = jar.header();
-      if (cookie) request.headers.set('Cookie', cookie);
-      const response = await fetch(request);
-      lastSetCookies = response.headers.getSetCookie();
-      jar.store(response);
-      return response;
-    },
-  });
-  return { api, jar, setCookies: () => lastSetCookies };
-}
-type Browser = ReturnType<typeof browser>;
+const browser = (app: TestApp, userAgent?: string) => clientBrowser(app, { subnet: '198.19', userAgent });
+type Browser = ClientBrowser;
 
 describe('account security over HTTP', () => {
   let app: TestApp;

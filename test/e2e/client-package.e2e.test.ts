@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, CookieJar } from '../../app/client';
+import { createApiClient, CookieJar } from '../../app/client/index';
 import { startTestApp, type TestApp } from '../support/app';
 import { tokenFromEmail } from '../support/mailbox';
 import { requirePostgres } from '../support/postgres';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../app/client';
+import type { ApiClient } from '../../app/client/index';
 import { STREAM_BATCH } from '../../app/http/list-response';
 import { apiSuite } from '../support/api-suite';
 import { expectErrorResponse } from '../support/http-assertions';

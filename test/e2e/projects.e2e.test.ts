@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../app/client';
+import type { ApiClient } from '../../app/client/index';
 import { apiSuite } from '../support/api-suite';
 import { expectApiError } from '../support/http-assertions';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { createApiClient, CookieJar, type ApiClient } from '../../app/client';
+import { createApiClient, CookieJar, type ApiClient } from '../../app/client/index';
 import type { RoleName } from '../../core/access/role';
 import { startTestApp, type TestApp } from './app';
 import { testSessions, type TestSession, type TestSessions } from './sessions';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { createApiClient, CookieJar, type ApiClient } from '../../app/client';
+import { createApiClient, CookieJar, type ApiClient } from '../../app/client/index';
 import type { Database } from '../../adapters/postgres/database';
 import type { RoleName } from '../../core/access/role';
 import type { TestApp } from './app';

@@ -14,6 +14,7 @@ import { Migration20261126104754_AiCopilot } from './Migration20261126104754_AiC
 import { Migration20261126165036_BillingCustomerLinks } from './Migration20261126165036_BillingCustomerLinks';
 import { Migration20261126174409_TokenCountsInt8 } from './Migration20261126174409_TokenCountsInt8';
 import { Migration20261126181804_CopilotAdmission } from './Migration20261126181804_CopilotAdmission';
+import { Migration20261126182315_Passkeys } from './Migration20261126182315_Passkeys';
 
 /** Every migration, in order. Written by `npm run migration:create`; listed so bundlers and tsx never depend on a glob. */
 export const migrations: MigrationObject[] = [
@@ -32,4 +33,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126165036_BillingCustomerLinks', class: Migration20261126165036_BillingCustomerLinks },
   { name: 'Migration20261126174409_TokenCountsInt8', class: Migration20261126174409_TokenCountsInt8 },
   { name: 'Migration20261126181804_CopilotAdmission', class: Migration20261126181804_CopilotAdmission },
+  { name: 'Migration20261126182315_Passkeys', class: Migration20261126182315_Passkeys },
 ];

@@ -56,6 +56,8 @@ export const SessionSchema = defineEntity({
     ip: p.string().length(45).nullable(),
     // The user's credentials version when the session was made (or renewed).
     credentialsVersion: p.integer().default(0),
+    // Made by a passkey sign-in with user verification: it meets an organization's MFA requirement.
+    viaPasskey: p.boolean().default(false),
     createdAt: p.datetime().columnType('timestamptz'),
     lastSeenAt: p.datetime().columnType('timestamptz'),
     // Serves the prune job: "expired before a cutoff", oldest first, in bounded batches.

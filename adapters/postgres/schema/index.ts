@@ -8,9 +8,10 @@ import { MfaChallengeSchema, MfaRecoveryCodeSchema, UserTotpSchema } from './mfa
 import { PlanSchema } from './plan.entity';
 import { NoteSchema } from './note.entity';
 import { aiEntities } from './ai.entities';
+import { PasskeyChallengeSchema, PasskeySchema } from './passkeys.entities';
 
 /**
  * The schema's source of truth. Migrations in ../migrations are generated from these
  * definitions and checked in; an integration test fails when the two drift apart.
  */
-export const entities = [OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema, SubscriptionSchema, BillingSubscriptionSchema, BillingEventSchema, UserTotpSchema, MfaRecoveryCodeSchema, MfaChallengeSchema, PlanSchema, NoteSchema, ...aiEntities];
+export const entities = [OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema, SubscriptionSchema, BillingSubscriptionSchema, BillingEventSchema, UserTotpSchema, MfaRecoveryCodeSchema, MfaChallengeSchema, PlanSchema, NoteSchema, ...aiEntities, PasskeySchema, PasskeyChallengeSchema];

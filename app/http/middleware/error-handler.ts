@@ -15,7 +15,7 @@ export function errorHandler(isDependencyDown: (error: unknown) => boolean): Mid
       await next();
     } catch (error) {
       const api = toResponse(error, isDependencyDown);
-      const status = STATUS_BY_CODE[api.code];
+      const status = api.status ?? STATUS_BY_CODE[api.code];
       const body: ErrorResponse = { code: api.code, message: api.message, error_id: randomUUID(), details: api.details };
       const fields = { error_id: body.error_id, code: body.code, status };
       if (api.code === 'SERVICE_UNAVAILABLE') {

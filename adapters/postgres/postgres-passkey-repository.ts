@@ -1,0 +1,87 @@
+import type { Passkey, PasskeyDeviceType } from '../../core/passkeys/passkey';
+import type { NewPasskey, PasskeyRepository } from '../../core/passkeys/passkey-repository.port';
+import type { Database } from './database';
+
+interface PasskeyRow {
+  id: string | number;
+  user_id: number;
+  name: string;
+  credential_id: string;
+  public_key: string;
+  sign_count: string | number;
+  user_handle: string;
+  device_type: PasskeyDeviceType;
+  backed_up: boolean;
+  transports: string;
+  created_at: string | Date;
+  last_used_at: string | Date | null;
+}
+
+const COLUMNS = 'id, user_id, name, credential_id, public_key, sign_count, user_handle, device_type, backed_up, transports, created_at, last_used_at';
+
+const toPasskey = (row: PasskeyRow): Passkey => ({
+  id: Number(row.id),
+  userId: row.user_id,
+  name: row.name,
+  credentialId: row.credential_id,
+  publicKey: row.public_key,
+  counter: Number(row.sign_count),
+  userHandle: row.user_handle,
+  deviceType: row.device_type,
+  backedUp: row.backed_up,
+  transports: row.transports === '' ? [] : row.transports.split(','),
+  createdAt: new Date(row.created_at),
+  lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
+});
+
+// The unique credential id is the guard: a second registration of one credential inserts nothing.
+const CREATE = `insert into passkey (user_id, name, credential_id, public_key, sign_count, user_handle, device_type, backed_up, transports, created_at)
+   values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+   on conflict (credential_id) do nothing
+   returning ${COLUMNS}`;
+
+// Compare-and-set on the counter: of two sign-ins with one assertion's counter, one writes.
+const RECORD_USE = `update passkey set sign_count = $3, backed_up = $4, last_used_at = $5 where id = $1 and sign_count = $2`;
+
+export class PostgresPasskeyRepository implements PasskeyRepository {
+  constructor(private readonly database: Database) {}
+
+  async create(input: NewPasskey): Promise<Passkey | null> {
+    const [row] = await this.database.select<PasskeyRow>(CREATE, [
+      input.userId,
+      input.name,
+      input.credentialId,
+      input.publicKey,
+      input.counter,
+      input.userHandle,
+      input.deviceType,
+      input.backedUp,
+      input.transports.join(','),
+      input.createdAt,
+    ]);
+    return row ? toPasskey(row) : null;
+  }
+
+  async findByCredentialId(credentialId: string): Promise<Passkey | null> {
+    const [row] = await this.database.select<PasskeyRow>(`select ${COLUMNS} from passkey where credential_id = $1`, [credentialId]);
+    return row ? toPasskey(row) : null;
+  }
+
+  async listForUser(userId: number): Promise<Passkey[]> {
+    const rows = await this.database.select<PasskeyRow>(`select ${COLUMNS} from passkey where user_id = $1 order by created_at, id`, [userId]);
+    return rows.map(toPasskey);
+  }
+
+  async rename(userId: number, passkeyId: number, name: string): Promise<Passkey | null> {
+    const [row] = await this.database.select<PasskeyRow>(`update passkey set name = $3 where id = $2 and user_id = $1 returning ${COLUMNS}`, [userId, passkeyId, name]);
+    return row ? toPasskey(row) : null;
+  }
+
+  async delete(userId: number, passkeyId: number): Promise<boolean> {
+    return (await this.database.run('delete from passkey where id = $2 and user_id = $1', [userId, passkeyId])) > 0;
+  }
+
+  async recordUse(passkeyId: number, use: { expectedCounter: number; counter: number; backedUp: boolean; at: Date }): Promise<boolean> {
+    return (await this.database.run(RECORD_USE, [passkeyId, use.expectedCounter, use.counter, use.backedUp, use.at])) > 0;
+  }
+}

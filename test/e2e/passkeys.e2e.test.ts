@@ -1,0 +1,132 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientBrowser, type ClientBrowser as Browser } from '../support/client-browser';
+import { startTestApp, type TestApp } from '../support/app';
+import { expectApiError } from '../support/http-assertions';
+import { testSessions, type TestSessions } from '../support/sessions';
+import { SoftwareAuthenticator } from '../fakes/software-authenticator';
+
+/** The default APP_BASE_WEB_URL in dev: the passkeys' origin, and `localhost` their rp id. */
+const WEB_ORIGIN = 'http://localhost:5173';
+/** One browser with its own cookies and client IP, holding `sessionToken`'s cookie when given. */
+function browser(app: TestApp, sessionToken?: string): Browser {
+  const made = clientBrowser(app, { subnet: '198.18' });
+  if (sessionToken) made.jar.set(app.config.sessionCookieName, sessionToken);
+  return made;
+}
+
+async function enrol(member: Browser, authenticator = new SoftwareAuthenticator(WEB_ORIGIN)) {
+  const options = (await member.api.POST('/auth/passkeys/register/options')).data!;
+  const registered = await member.api.POST('/auth/passkeys/register', { body: { response: authenticator.register(options) as never } });
+  expect(registered.response.status).toBe(201);
+  return { authenticator, passkey: registered.data! };
+}
+
+async function signIn(visitor: Browser, authenticator: SoftwareAuthenticator) {
+  const options = (await visitor.api.POST('/auth/passkeys/login/options')).data!;
+  return visitor.api.POST('/auth/passkeys/login', { body: { response: authenticator.assert(options) as never } });
+}
+
+describe('passkeys over HTTP', () => {
+  let app: TestApp;
+  let sessions: TestSessions;
+  const member = async (organizationId?: number) => {
+    const session = await sessions.loginAs('member', organizationId ?? (await sessions.newOrganization()));
+    return { ...session, browser: browser(app, session.token) };
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    sessions = testSessions(app.db!.database);
+  });
+  afterAll(() => app?.close());
+
+  it('registers, lists, renames and deletes a passkey; another user\'s id is 404', async () => {
+    const alice = await member();
+    const options = (await alice.browser.api.POST('/auth/passkeys/register/options')).data!;
+    expect(options).toMatchObject({ rp: { id: 'localhost' }, attestation: 'none', authenticatorSelection: { residentKey: 'required', userVerification: 'required' } });
+    const authenticator = new SoftwareAuthenticator(WEB_ORIGIN);
+    const registered = await alice.browser.api.POST('/auth/passkeys/register', { body: { response: authenticator.register(options) as never, name: 'Laptop' } });
+    expect(registered.response.status).toBe(201);
+    expect(registered.data).toEqual({ id: expect.any(Number), name: 'Laptop', created_at: expect.any(String), last_used_at: null, backed_up: false, device_type: 'single_device', transports: ['internal'] });
+    const id = registered.data!.id;
+
+    expect((await alice.browser.api.GET('/passkeys')).data).toEqual([registered.data]);
+    const bob = await member();
+    expectApiError(await bob.browser.api.PATCH('/passkeys/{passkey_id}', { params: { path: { passkey_id: id } }, body: { name: 'Mine' } }), 404, 'RESOURCE_NOT_FOUND');
+    expectApiError(await bob.browser.api.DELETE('/passkeys/{passkey_id}', { params: { path: { passkey_id: id } } }), 404, 'RESOURCE_NOT_FOUND');
+    expectApiError(await alice.browser.api.PATCH('/passkeys/{passkey_id}', { params: { path: { passkey_id: id } }, body: { name: 'Two\nlines' } }), 422, 'VALIDATION_ERROR');
+    expect((await alice.browser.api.PATCH('/passkeys/{passkey_id}', { params: { path: { passkey_id: id } }, body: { name: 'Work laptop' } })).data).toMatchObject({ name: 'Work laptop' });
+    expect((await alice.browser.api.DELETE('/passkeys/{passkey_id}', { params: { path: { passkey_id: id } } })).response.status).toBe(204);
+    expect((await alice.browser.api.GET('/passkeys')).data).toEqual([]);
+  });
+
+  it('a registration that does not verify is 400 VALIDATION_ERROR naming body.response', async () => {
+    const alice = await member();
+    const options = (await alice.browser.api.POST('/auth/passkeys/register/options')).data!;
+    const response = new SoftwareAuthenticator('https://evil.example').register(options);
+
+    const refused = expectApiError(await alice.browser.api.POST('/auth/passkeys/register', { body: { response: response as never } }), 400, 'VALIDATION_ERROR');
+    expect(refused).toEqual({ 'body.response': expect.any(String) });
+  });
+
+  it('signs in with the passkey_challenge cookie, once: the second use is 401 INVALID_CREDENTIALS', async () => {
+    const alice = await member();
+    const { authenticator } = await enrol(alice.browser);
+    const visitor = browser(app);
+    const options = (await visitor.api.POST('/auth/passkeys/login/options')).data!;
+    expect(options).toMatchObject({ rpId: 'localhost', userVerification: 'required', allowCredentials: [] });
+    expect(visitor.setCookies()).toEqual([expect.stringMatching(/^passkey_challenge=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=300; HttpOnly; SameSite=Lax$/)]);
+    const challengeCookie = visitor.jar.header();
+    const assertion = authenticator.assert(options);
+
+    const signedIn = await visitor.api.POST('/auth/passkeys/login', { body: { response: assertion as never } });
+    expect(signedIn.data).toEqual({ user_id: alice.userId });
+    expect(visitor.setCookies()).toEqual(expect.arrayContaining([expect.stringMatching(/^passkey_challenge=; .*Max-Age=0/), expect.stringMatching(new RegExp(`^${app.config.sessionCookieName}=`))]));
+    expect((await visitor.api.GET('/users/me')).data).toMatchObject({ id: alice.userId });
+
+    const replay = await fetch(`${app.url}/auth/passkeys/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: challengeCookie, 'X-Forwarded-For': '198.18.200.1' },
+      body: JSON.stringify({ response: authenticator.assert(options) }),
+    });
+    expect(replay.status).toBe(401);
+    expect(await replay.json()).toMatchObject({ code: 'INVALID_CREDENTIALS' });
+  });
+
+  it('require_mfa: a passkey-only member may enrol, their passkey session passes, their other sessions do not', async () => {
+    const organizationId = await sessions.newOrganization();
+    const boss = await sessions.loginAs('org_admin', organizationId);
+    expect((await browser(app, boss.token).api.PUT('/settings/organization', { body: { require_mfa: true } })).response.status).toBe(200);
+    const alice = await member(organizationId);
+
+    expectApiError(await alice.browser.api.GET('/projects'), 403, 'MFA_REQUIRED');
+    const { authenticator } = await enrol(alice.browser);
+    expect((await alice.browser.api.GET('/passkeys')).response.status).toBe(200);
+    expectApiError(await alice.browser.api.GET('/projects'), 403, 'MFA_REQUIRED');
+
+    const visitor = browser(app);
+    expect((await signIn(visitor, authenticator)).data).toEqual({ user_id: alice.userId });
+    expect((await visitor.api.GET('/projects')).response.status).toBe(200);
+  });
+
+  it('a suspended member is told ACCOUNT_SUSPENDED only with a verified passkey', async () => {
+    const organizationId = await sessions.newOrganization();
+    const boss = await sessions.loginAs('org_admin', organizationId);
+    const alice = await member(organizationId);
+    const { authenticator } = await enrol(alice.browser);
+    expect((await browser(app, boss.token).api.POST('/members/{user_id}/suspend', { params: { path: { user_id: alice.userId } } })).response.status).toBe(200);
+
+    const stranger = new SoftwareAuthenticator(WEB_ORIGIN);
+    stranger.register({ rp: { id: 'localhost' }, user: { id: 'c3RyYW5nZXI' }, challenge: 'eA' });
+    expectApiError(await signIn(browser(app), stranger), 401, 'INVALID_CREDENTIALS');
+    expectApiError(await signIn(browser(app), authenticator), 401, 'ACCOUNT_SUSPENDED');
+  });
+
+  it('docs/passkeys.md shows the page the browser test runs, as it is', async () => {
+    const page = await readFile(new URL('../fixtures/passkeys/passkey-page.html', import.meta.url), 'utf8');
+    const doc = await readFile(new URL('../../docs/passkeys.md', import.meta.url), 'utf8');
+
+    expect(doc).toContain('```html\n' + page + '```');
+  });
+});
