@@ -7,6 +7,7 @@ import { DeliverDueEmails } from '../../core/email/deliver-due-emails.use-case';
 import { PruneExpiredSessions } from '../../core/jobs/prune-expired-sessions.use-case';
 import { PruneSentEmails } from '../../core/email/prune-sent-emails.use-case';
 import { PruneExpiredChallenges } from '../../core/mfa/prune-expired-challenges.use-case';
+import { PruneExpiredPasskeyChallenges } from '../../core/passkeys/prune-expired-passkey-challenges.use-case';
 import { ReportOverage } from '../../core/ai/report-overage.use-case';
 import { DEFAULT_DELIVERY_POLICY } from '../../core/shared/leased-delivery';
 
@@ -41,7 +42,7 @@ export function jobsModule(): ContainerModule {
       // The challenge store is bound by the MFA module.
       pruneExpiredChallenges: new PruneExpiredChallenges({ challenges: ctx.get(TOKENS.MfaChallengeStore), clock: ctx.get(TOKENS.Clock) }),
       // The passkeys module binds this store.
-      prunePasskeyChallenges: new PruneExpiredChallenges({ challenges: ctx.get(TOKENS.PasskeyChallengeStore), clock: ctx.get(TOKENS.Clock) }),
+      prunePasskeyChallenges: new PruneExpiredPasskeyChallenges({ challenges: ctx.get(TOKENS.PasskeyChallengeStore), clock: ctx.get(TOKENS.Clock) }),
       // The AI module binds these ports.
       releaseExpiredReservations: ctx.get(TOKENS.AiUseCases).releaseExpiredReservations,
       reportOverage: ctx.get(TOKENS.Config).stripe

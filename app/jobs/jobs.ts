@@ -11,6 +11,7 @@ import type { RecurringJob, Scheduler } from '../../core/jobs/job';
 import type { PruneExpiredSessions } from '../../core/jobs/prune-expired-sessions.use-case';
 import type { PruneSentEmails } from '../../core/email/prune-sent-emails.use-case';
 import type { PruneExpiredChallenges } from '../../core/mfa/prune-expired-challenges.use-case';
+import type { PruneExpiredPasskeyChallenges } from '../../core/passkeys/prune-expired-passkey-challenges.use-case';
 import type { ReleaseExpiredReservations } from '../../core/ai/release-expired-reservations.use-case';
 import type { ReportOverage } from '../../core/ai/report-overage.use-case';
 
@@ -21,7 +22,7 @@ export interface JobUseCases {
   pruneSentEmails: PruneSentEmails;
   pruneExpiredChallenges: PruneExpiredChallenges;
   /** The same pruning over the passkey challenge store: sign-in options nobody answered. */
-  prunePasskeyChallenges: PruneExpiredChallenges;
+  prunePasskeyChallenges: PruneExpiredPasskeyChallenges;
   releaseExpiredReservations: ReleaseExpiredReservations;
   /** Null while billing is not configured: overage reports then wait in their table. */
   reportOverage: ReportOverage | null;

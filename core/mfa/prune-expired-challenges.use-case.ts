@@ -1,9 +1,5 @@
+import { pruneInBatches } from '../shared/prune-in-batches';
 import type { MfaDeps } from './mfa-deps';
-
-/** Rows per delete statement: each batch is its own short transaction. */
-const BATCH_SIZE = 5_000;
-/** Upper bound on batches per run; whatever is left waits for the next run. */
-const MAX_BATCHES = 200;
 
 /**
  * Deletes sign-in challenges that expired (they are useless after five minutes), in bounded
@@ -14,13 +10,6 @@ export class PruneExpiredChallenges {
 
   /** Returns how many challenges were deleted. */
   async execute(): Promise<number> {
-    const cutoff = this.deps.clock.now();
-    let total = 0;
-    for (let batch = 0; batch < MAX_BATCHES; batch += 1) {
-      const deleted = await this.deps.challenges.pruneExpiredBefore(cutoff, BATCH_SIZE);
-      total += deleted;
-      if (deleted < BATCH_SIZE) break;
-    }
-    return total;
+    return pruneInBatches((cutoff, batchSize) => this.deps.challenges.pruneExpiredBefore(cutoff, batchSize), this.deps.clock.now());
   }
 }
