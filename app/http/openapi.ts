@@ -31,6 +31,7 @@ export const TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'Invitations', description: "Invitations into the caller's organization by email, and their acceptance, which creates the account." },
   { name: 'Sessions', description: "The caller's signed-in devices: list them, end one, or end every other." },
   { name: 'MFA', description: 'Two-factor sign-in with an authenticator app (TOTP): set it up, confirm it, disable it, and the second step of a login that needs it.' },
+  { name: 'Passkeys', description: "Sign-in with a passkey (WebAuthn): enrol one on the caller's account, list, rename and remove them, and log in with one, without a password or a second step." },
   { name: 'Settings', description: "Settings of the caller's organization (org_admin) and of the whole deployment (sys_admin)." },
   { name: 'Plans', description: "Plans, their features and quotas: the caller's organization's effective plan and usage, and the catalogue a sys_admin edits." },
   { name: 'Billing', description: 'Stripe: subscription checkout and the customer portal, AI credit packs, and the webhook that applies Stripe events.' },

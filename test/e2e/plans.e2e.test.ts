@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signed, subscriptionEvent } from '../builders/stripe-events';
 import { startStripeFake, type StripeFake } from '../fakes/stripe-fake';
+import { PostgresSubscriptionRepository } from '../../adapters/postgres/postgres-subscription-repository';
 import { apiSuite } from '../support/api-suite';
 import { expectApiError } from '../support/http-assertions';
 
@@ -121,6 +122,9 @@ describe('plans over HTTP', () => {
     const { api, organizationId } = await as('member');
     const start = Math.floor(Date.now() / 1000) - 86_400;
     const end = start + 30 * 86_400;
+    // The organization's Stripe customer, recorded as a checkout records it: events are applied to
+    // the organization that owns their customer, never to one their metadata names.
+    await new PostgresSubscriptionRepository(suite.app.db!.database).saveCustomer(organizationId, `cus_e2e_${organizationId}`, new Date());
     const created = subscriptionEvent('evt_plans_e2e_1', 'customer.subscription.created', {
       organizationId,
       customer: `cus_e2e_${organizationId}`,

@@ -191,7 +191,9 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
       const member = await world.as('member', admin.organizationId);
       await world.givePlan(admin.organizationId, { token_limit: 3_000, enable_ai: true });
       await buyPack(admin, 'pack_small');
-      const note = await world.noteOf(member);
+      // A note long enough that the reports below stay within what a report is believed (input at
+      // most 16 tokens per estimated token, plus 256).
+      const note = await world.noteOf(member, undefined, 'x'.repeat(1_000));
 
       await call(openai, member, note, { inputTokens: 2_000, outputTokens: 500 });
       await call(openai, member, note, { inputTokens: 1_000, outputTokens: 500 });
@@ -212,7 +214,8 @@ describe.skipIf(!postgres)('usage, credit packs and overage (OpenAI and Stripe f
     it('never charges the allotment past token_limit, even when the provider reports more than was reserved', async () => {
       const member = await world.as('member');
       await world.givePlan(member.organizationId, { token_limit: 5_000, enable_ai: true });
-      const note = await world.noteOf(member);
+      // Long enough that 9,000 input tokens is within what a report is believed, yet far more than reserved.
+      const note = await world.noteOf(member, undefined, 'x'.repeat(4_000));
       await call(openai, member, note, { inputTokens: 9_000, outputTokens: 1_000 });
       const [row] = await rowsOnceSettled(member.organizationId, 1);
       // The row keeps what the provider reported; what capacity cannot cover is charged to nobody.
