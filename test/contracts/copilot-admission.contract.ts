@@ -68,23 +68,11 @@ export function copilotAdmissionContract(name: string, open: () => Promise<Copil
       const productId = `prod_admission_${plansMade}_${Math.random().toString(36).slice(2)}`;
       const created = await h.plans.create({ name: `Admission ${productId}`, description: null, features, stripeProductId: productId, createdAt: NOW });
       if (!('plan' in created)) throw new Error(`plan not created: ${created.conflict}`);
-      await h.subscriptions.applyState(organizationId, {
-        customerId: `cus_${productId}`,
-        subscriptionId: `sub_${productId}`,
-        status: 'active',
-        priceId: null,
-        productId,
-        currentPeriodStart: new Date('2031-03-05T08:00:00.000Z'),
-        currentPeriodEnd: new Date('2031-04-05T08:00:00.000Z'),
-        cancelAtPeriodEnd: false,
-        eventAt: new Date(NOW.getTime() - 1_000 + plansMade),
-        updatedAt: NOW,
-        ...state,
-      });
+      await moveSubscription(organizationId, productId, state);
       return productId;
     }
 
-    /** The same subscription, later, in another state: an organization follows its own subscription's events. */
+    /** An event of the organization's subscription to this product, in this state (later events move the same subscription). */
     async function moveSubscription(organizationId: number, productId: string, state: Partial<SubscriptionState>) {
       plansMade += 1;
       await h.subscriptions.applyState(organizationId, {
