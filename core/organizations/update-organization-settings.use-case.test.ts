@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { InMemorySubscriptionRepository } from '../../adapters/in-memory/in-memory-subscription-repository';
 import { organizationsHarness } from '../../test/builders/organizations';
 import type { SubscriptionStatus } from '../billing/subscription';
 import { GetOrganizationSettings } from './get-organization-settings.use-case';
@@ -7,8 +6,8 @@ import { UpdateOrganizationSettings } from './update-organization-settings.use-c
 
 async function setup() {
   const h = organizationsHarness();
-  const subscriptions = new InMemorySubscriptionRepository(h.store);
-  const update = new UpdateOrganizationSettings({ ...h.orgDeps, meteredBilling: subscriptions });
+  const { subscriptions } = h;
+  const update = new UpdateOrganizationSettings(h.orgDeps);
   const get = new GetOrganizationSettings(h.orgDeps);
   const { organizationId, users } = await h.anOrganization(['org_admin']);
   const admin = await h.loginAs(users[0]!);

@@ -15,6 +15,8 @@ export interface OrganizationsHarness extends AccountsHarness {
   /** The ports plus settings: what every organizations use case is built from. */
   orgDeps: OrganizationsDeps;
   invitations: InMemoryInvitationRepository;
+  /** The organizations' subscriptions, on the same store (what `orgDeps.meteredBilling` reads). */
+  subscriptions: InMemorySubscriptionRepository;
   /** In-memory counters, fresh per harness. */
   limiter: RateLimiter;
   /** A new organization with one verified user per role given, in that order. */
@@ -35,13 +37,15 @@ export function organizationsHarness(): OrganizationsHarness {
   const orgPorts: OrganizationsPorts = { ...accounts, invitations };
   const authenticateSession = new AuthenticateSession(base.ports);
   const limiter = new BoundedMemoryRateLimiter(base.clock);
+  const subscriptions = new InMemorySubscriptionRepository(base.store);
   let counter = 0;
   return {
     ...base,
     orgPorts,
     invitations,
+    subscriptions,
     limiter,
-    orgDeps: { ...orgPorts, rateLimiter: limiter, settings: base.settings, logger: recordingLogger(), meteredBilling: new InMemorySubscriptionRepository(base.store) },
+    orgDeps: { ...orgPorts, rateLimiter: limiter, settings: base.settings, logger: recordingLogger(), meteredBilling: subscriptions },
     async anOrganization(roles, name) {
       counter += 1;
       const organizationId = (await base.ports.organizations.create({ name: name ?? `Tenant ${counter}` })).id;
