@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import { HttpError } from '../http-error';
 
@@ -12,12 +12,8 @@ const tooLarge = () => new HttpError('PAYLOAD_TOO_LARGE', 'The request body is l
  * Refuses a declared body over the limit before anything reads it, for every content type
  * (the JSON parser enforces the limit itself on chunked bodies, which carry no length).
  */
-export function bodySizeLimit(): Middleware {
-  // Plain, not async: one promise fewer per request (a throw here still reaches the error handler as a rejection).
-  return (ctx, next) => {
-    if ((ctx.request.length ?? 0) > MAX_BODY_BYTES) throw tooLarge();
-    return next();
-  };
+export function assertBodySize(ctx: Context): void {
+  if ((ctx.request.length ?? 0) > MAX_BODY_BYTES) throw tooLarge();
 }
 
 /**
@@ -37,16 +33,7 @@ export const DRAIN_LIMIT_MS = 5_000;
  * connection stays usable. A body declared larger than that, or one still coming when a bound is
  * reached, is discarded while the answer goes out with `Connection: close`.
  */
-export function unreadBodyDisposal(): Middleware {
-  return (ctx, next) => {
-    // Whether a request has a body is in its headers: without one there is nothing to dispose of, whatever the answer.
-    if (!hasBody(ctx)) return next();
-    return disposeAfter(ctx, next);
-  };
-}
-
-async function disposeAfter(ctx: Context, next: () => Promise<unknown>): Promise<void> {
-  await next();
+export async function disposeUnreadBody(ctx: Context): Promise<void> {
   const req = ctx.req;
   if (req.complete) return;
   const declared = ctx.request.length;
@@ -79,7 +66,8 @@ function discardRest(req: IncomingMessage, maxBytes: number, maxMs: number): Pro
   });
 }
 
-function hasBody(ctx: Context): boolean {
+/** Whether the request's headers announce a body: without one there is nothing to dispose of, whatever the answer. */
+export function hasBody(ctx: Context): boolean {
   return (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
 }
 

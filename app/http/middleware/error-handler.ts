@@ -1,41 +1,36 @@
 import { randomUUID } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { DomainError } from '../../../core/shared/domain-error';
 import { HttpError } from '../http-error';
 import { STATUS_BY_CODE, toApiError, type ApiError, type ErrorResponse } from '../error-mapping';
 
 /**
- * The single place where failures become HTTP responses. Domain errors and the edge's own
+ * The single place where failures become HTTP responses (the edge middleware, app/http/middleware/edge.ts,
+ * calls it for whatever the layers below it threw). Domain errors and the edge's own
  * refusals map through `toApiError` and STATUS_BY_CODE; an unreachable dependency becomes 503;
  * anything else is logged with its error id and answered as a generic 500 that leaks nothing.
  */
-export function errorHandler(isDependencyDown: (error: unknown) => boolean): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (error) {
-      const api = toResponse(error, isDependencyDown);
-      const status = api.status ?? STATUS_BY_CODE[api.code];
-      const body: ErrorResponse = { code: api.code, message: api.message, error_id: randomUUID(), details: api.details };
-      const fields = { error_id: body.error_id, code: body.code, status };
-      if (api.code === 'SERVICE_UNAVAILABLE') {
-        // Expected while a dependency is down, and then on every request: one warn line each,
-        // naming the cause without a stack, so an outage does not bury the log in traces.
-        ctx.state.log?.warn({ ...fields, cause: brief(error) }, api.message);
-      } else if (status >= 500) {
-        ctx.state.log?.error({ ...fields, err: describe(error) }, api.code === 'INTERNAL_ERROR' ? 'unhandled error' : api.message);
-      } else {
-        ctx.state.log?.info(fields, api.message);
-      }
-      const retryAfter = api.details.retry_after;
-      if (typeof retryAfter === 'number') ctx.set('Retry-After', String(retryAfter));
-      if (api.code === 'METHOD_NOT_ALLOWED' && Array.isArray(api.details.allow)) {
-        ctx.set('Allow', api.details.allow.join(', '));
-      }
-      ctx.status = status;
-      ctx.body = body;
-    }
-  };
+export function answerError(ctx: Context, error: unknown, isDependencyDown: (error: unknown) => boolean): void {
+  const api = toResponse(error, isDependencyDown);
+  const status = api.status ?? STATUS_BY_CODE[api.code];
+  const body: ErrorResponse = { code: api.code, message: api.message, error_id: randomUUID(), details: api.details };
+  const fields = { error_id: body.error_id, code: body.code, status };
+  if (api.code === 'SERVICE_UNAVAILABLE') {
+    // Expected while a dependency is down, and then on every request: one warn line each,
+    // naming the cause without a stack, so an outage does not bury the log in traces.
+    ctx.state.log?.warn({ ...fields, cause: brief(error) }, api.message);
+  } else if (status >= 500) {
+    ctx.state.log?.error({ ...fields, err: describe(error) }, api.code === 'INTERNAL_ERROR' ? 'unhandled error' : api.message);
+  } else {
+    ctx.state.log?.info(fields, api.message);
+  }
+  const retryAfter = api.details.retry_after;
+  if (typeof retryAfter === 'number') ctx.set('Retry-After', String(retryAfter));
+  if (api.code === 'METHOD_NOT_ALLOWED' && Array.isArray(api.details.allow)) {
+    ctx.set('Allow', api.details.allow.join(', '));
+  }
+  ctx.status = status;
+  ctx.body = body;
 }
 
 function toResponse(error: unknown, isDependencyDown: (error: unknown) => boolean): ApiError {

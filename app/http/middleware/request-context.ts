@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { Logger } from 'pino';
 
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -9,7 +9,7 @@ const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * first use: building a pino child costs on every request, and at `warn` (or with no error to
  * report) most requests never log a line.
  */
-class RequestState {
+export class RequestState {
   #log: Logger | undefined;
 
   constructor(
@@ -23,40 +23,26 @@ class RequestState {
 }
 
 /**
- * Assigns the request id (an incoming valid `X-Request-Id`, else a UUID), echoes it, binds a
- * child logger carrying it, and writes one access-log line per request. The line holds method,
- * path (never the query string, which may carry tokens), status, duration, request id, client IP
- * and, once authenticated, the user id, so an incident can be traced to an address and an
- * account; cookies, bodies and credentials are never logged.
+ * Assigns the request id (an incoming valid `X-Request-Id`, else a UUID), echoes it, and puts
+ * the request's state (its id, a logger carrying it) on `ctx.state`. Returns the id.
  */
-export function requestContext(logger: Logger, clientIp: (ctx: Context) => string): Middleware {
-  return (ctx, next) => {
-    const started = performance.now();
-    const incoming = ctx.get('X-Request-Id');
-    const requestId = VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    ctx.state = new RequestState(logger, requestId);
-    ctx.set('X-Request-Id', requestId);
-    // Below `info` the access line would be dropped anyway: no need to wait for the answer.
-    if (!logger.isLevelEnabled('info')) return next();
-    return logged(ctx, next, started, logger, requestId, clientIp);
-  };
+export function startRequest(ctx: Context, logger: Logger): string {
+  const incoming = ctx.req.headers['x-request-id'];
+  const requestId = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  ctx.state = new RequestState(logger, requestId);
+  ctx.res.setHeader('X-Request-Id', requestId);
+  return requestId;
 }
 
-async function logged(
-  ctx: Context,
-  next: () => Promise<unknown>,
-  started: number,
-  logger: Logger,
-  requestId: string,
-  clientIp: (ctx: Context) => string,
-): Promise<void> {
-  try {
-    await next();
-  } finally {
-    const ms = Math.round((performance.now() - started) * 10) / 10;
-    const userId = (ctx.state.caller as { userId?: number } | undefined)?.userId ?? null;
-    // The root logger with the request id as a field: the line the child logger would write,
-    // without building a child (its bindings serialized) for every request.
-    logger.info({ request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms, ip: clientIp(ctx), user_id: userId }, 'request');
-  }
+/**
+ * The one access-log line per request, at `info`: method, path (never the query string, which
+ * may carry tokens), status, duration, request id, client IP and, once authenticated, the user
+ * id, so an incident can be traced to an address and an account; cookies, bodies and credentials
+ * are never logged. Written through the root logger with the request id as a field: the line the
+ * child logger would write, without building a child (its bindings serialized) for every request.
+ */
+export function writeAccessLine(ctx: Context, logger: Logger, requestId: string, started: number, clientIp: (ctx: Context) => string): void {
+  const ms = Math.round((performance.now() - started) * 10) / 10;
+  const userId = (ctx.state.caller as { userId?: number } | undefined)?.userId ?? null;
+  logger.info({ request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms, ip: clientIp(ctx), user_id: userId }, 'request');
 }

@@ -1,25 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Middleware } from 'koa';
 import helmet from 'helmet';
 
-/**
- * The security headers, set before anything downstream runs so that every response carries them:
- * errors, 404/405, 429, CORS preflights and redirects included. Helmet supplies the standard
- * set; `Cache-Control: no-store` is ours.
- */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-export function securityHeaders(options: { hsts: boolean }): Middleware {
-  const headers: ReadonlyArray<readonly [string, string]> = [
-    ['Cache-Control', 'no-store'],
-    ['Content-Security-Policy', API_CSP],
-    ...helmetHeaders(options),
-  ];
-  // Plain, not async: the headers are constants, and every request passes through here.
-  return (ctx, next) => {
-    for (const [name, value] of headers) ctx.res.setHeader(name, value);
-    return next();
-  };
+/**
+ * The security headers every response carries (errors, 404/405, 429, CORS preflights and
+ * redirects included): set before anything downstream runs (app/http/middleware/edge.ts).
+ * Helmet supplies the standard set; `Cache-Control: no-store` and the CSP are ours. Constants,
+ * computed once at startup.
+ */
+export function securityHeaderList(options: { hsts: boolean }): ReadonlyArray<readonly [string, string]> {
+  return [['Cache-Control', 'no-store'], ['Content-Security-Policy', API_CSP], ...helmetHeaders(options)];
 }
 
 /**
