@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase, createTestPglite, requirePostgres } from '../../test/support/postgres';
 import type { Database } from './database';
+import { DATABASE_TIME_LIMITS } from './orm';
 
 /**
  * Database.transaction on both databases. PGlite is a single session behind a one-connection
@@ -174,4 +175,50 @@ describe.each(backends)('Database.transaction on %s', (_name, enabled, open) => 
     const [row] = await read();
     expect(new Date(row!.received_at).getTime()).toBe(50);
   });
+});
+
+describe.skipIf(!postgres)('Database.selectPatiently on PostgreSQL', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  /** Takes every pooled connection (the test pool holds 4) and gives them back after `ms`. */
+  async function exhaustPool(ms: number): Promise<{ released: Promise<void> }> {
+    const pool = (await db.orm.em.getConnection().getNativeClient()) as { connect(): Promise<{ release(): void }> };
+    const held = await Promise.all(Array.from({ length: 4 }, () => pool.connect()));
+    const released = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        for (const client of held) client.release();
+        resolve();
+      }, ms),
+    );
+    return { released };
+  }
+
+  const HELD_MS = DATABASE_TIME_LIMITS.connectMs + 1_000;
+
+  test('waits for a connection past the pool wait limit, where select gives up', async () => {
+    const { released } = await exhaustPool(HELD_MS);
+    const impatient = db.database.select('select 1 as one', []).then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
+    const patient = db.database.selectPatiently<{ one: number }>('select 1 as one', []);
+    expect(await impatient).toBe('timeout exceeded when trying to connect');
+    expect(await patient).toEqual([{ one: 1 }]);
+    await released;
+  }, 20_000);
+
+  test('gives up once its patience runs out, and never retries an error the statement itself met', async () => {
+    const { released } = await exhaustPool(HELD_MS);
+    await expect(db.database.selectPatiently('select 1 as one', [], 500)).rejects.toThrow('timeout exceeded when trying to connect');
+    await released;
+    await expect(db.database.selectPatiently('select 1 / 0 as boom', [])).rejects.toThrow('division by zero');
+  }, 20_000);
 });

@@ -18,6 +18,9 @@ export interface PreparedSql {
   readonly text: string;
 }
 
+/** pg-pool's error when no pooled connection came free within its wait limit: nothing was sent. */
+const isPoolWaitTimeout = (error: unknown) => error instanceof Error && error.message === 'timeout exceeded when trying to connect';
+
 /**
  * The repositories' one handle on PostgreSQL, and the one place transactions are propagated.
  *
@@ -80,6 +83,24 @@ export class Database implements UnitOfWork {
       }
     }
     return (await this.db.executeQuery<Row>(CompiledQuery.raw(typeof sql === 'string' ? sql : sql.text, [...params]))).rows;
+  }
+
+  /**
+   * `select`, for work no client waits on (settling a copilot call after its answer was sent):
+   * while every pooled connection stays busy past the pool's wait limit (`connectMs`, which makes
+   * a waiting request answer 503), it asks for one again, up to `patienceMs` in all. Only that
+   * wait is retried: the statement was never sent, so it cannot run twice. Anything else, or a
+   * wait past `patienceMs`, is thrown as it came.
+   */
+  async selectPatiently<Row>(sql: string | PreparedSql, params: readonly unknown[], patienceMs = 60_000): Promise<Row[]> {
+    const deadline = Date.now() + patienceMs;
+    for (;;) {
+      try {
+        return await this.select<Row>(sql, params);
+      } catch (error) {
+        if (!isPoolWaitTimeout(error) || Date.now() >= deadline) throw error;
+      }
+    }
   }
 
   private direct: { kysely: unknown; pool: Pool } | undefined;

@@ -48,8 +48,11 @@ export class PostgresAiCapacity implements AiCapacity {
     return row ? toReservation(row) : null;
   }
 
+  // A settlement waits for a pooled connection beyond the pool's wait limit (selectPatiently): it
+  // runs once the answer's text is sent, and one given up on a busy pool would leave a served
+  // call uncharged and its reservation holding capacity until it expires.
   async settle(reservation: Reservation, call: SettledCall): Promise<UsageRecord | null> {
-    const [row] = await this.database.select<Selectable<Tables['llm_usage_log']>>(SETTLE, [
+    const [row] = await this.database.selectPatiently<Selectable<Tables['llm_usage_log']>>(SETTLE, [
       reservation.id,
       reservation.organizationId,
       reservation.userId,
