@@ -16,6 +16,8 @@ export interface ServerChild {
   stop(graceMs?: number): Promise<void>;
   /** The child's own `process.cpuUsage()` (µs of user and system CPU since it started). */
   cpuUsage(): Promise<NodeJS.CpuUsage>;
+  /** Statements sent to PostgreSQL since it started (counted only with BENCH_COUNT_QUERIES=1 in its environment). */
+  queries(): Promise<number>;
 }
 
 const running = new Set<ChildProcess>();
@@ -43,6 +45,8 @@ export interface StartOptions {
   logFile: string;
   /** Extra node flags, e.g. `--cpu-prof`. */
   nodeFlags?: string[];
+  /** A command the server runs under, e.g. `['valgrind', '--tool=callgrind']`: node and its arguments follow it. */
+  runUnder?: string[];
   /** A path answering 2xx once the server is ready. */
   readyPath: string;
   readyTimeoutMs?: number;
@@ -51,7 +55,8 @@ export interface StartOptions {
 export async function startServerChild(options: StartOptions): Promise<ServerChild> {
   const log = openSync(options.logFile, 'a');
   const reporter = new URL('./cpu-reporter.ts', import.meta.url).href;
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', '--import', reporter, options.entry], {
+  const [command, ...args] = [...(options.runUnder ?? []), process.execPath, ...(options.nodeFlags ?? []), '--import', 'tsx', '--import', reporter, options.entry];
+  const child = spawn(command!, args, {
     env: { ...process.env, ...options.env },
     stdio: ['ignore', log, log, 'ipc'],
   });
@@ -65,6 +70,16 @@ export async function startServerChild(options: StartOptions): Promise<ServerChi
     });
   });
   let stopping: Promise<void> | undefined;
+  // Under valgrind a child answers many times slower: it gets a minute.
+  const report = () =>
+    new Promise<{ cpuUsage: NodeJS.CpuUsage; queries: number }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${options.name} did not report its CPU usage`)), options.runUnder ? 60_000 : 5_000);
+      child.once('message', (message: { cpuUsage: NodeJS.CpuUsage; queries: number }) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+      child.send('cpu-usage');
+    });
   const server: ServerChild = {
     name: options.name,
     url: `http://127.0.0.1:${options.port}`,
@@ -79,16 +94,8 @@ export async function startServerChild(options: StartOptions): Promise<ServerChi
       })();
       return stopping;
     },
-    cpuUsage() {
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${options.name} did not report its CPU usage`)), 5_000);
-        child.once('message', (message: { cpuUsage: NodeJS.CpuUsage }) => {
-          clearTimeout(timer);
-          resolve(message.cpuUsage);
-        });
-        child.send('cpu-usage');
-      });
-    },
+    cpuUsage: () => report().then((r) => r.cpuUsage),
+    queries: () => report().then((r) => r.queries),
   };
   try {
     await waitUntilReady(server, options.readyPath, options.readyTimeoutMs ?? 120_000);

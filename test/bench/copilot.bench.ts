@@ -35,7 +35,8 @@ import type { ReservationRequest } from '../../core/ai/ai-capacity.port';
 import { SystemClock } from '../../adapters/system/system-clock';
 import { startOpenAiFake, type FakeResponseScript, type OpenAiFake } from '../fakes/openai-fake';
 import { createTestDatabase } from '../support/postgres';
-import { insertOrganization, insertUser, testSessions } from '../support/sessions';
+import { insertOrganization, insertUser } from '../support/sessions';
+import { memberWithNote, onUnlimitedAiPlan, type Caller } from './copilot-seed';
 import { freePort, startServerChild, type ServerChild } from './children';
 import { summarizeProfile } from './cpu-profile';
 import { atCleanUp, runBench } from './lifecycle';
@@ -68,36 +69,6 @@ function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return NaN;
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-interface Caller {
-  cookie: string;
-  noteId: number;
-}
-
-/** A member of `organizationId` with a live session and one note of theirs (rows written directly). */
-async function memberWithNote(database: Database, organizationId: number): Promise<Caller> {
-  const { userId, token } = await testSessions(database).loginAs('member', organizationId);
-  const now = database.now();
-  const [note] = await database.select<{ id: number }>(
-    `insert into note (organization_id, user_id, title, content, created_at, updated_at) values ($1, $2, $3, $4, $5, $5) returning id`,
-    [organizationId, userId, 'Quarterly plan', 'We ship the new billing page in March and fix the invoices. '.repeat(8), now],
-  );
-  return { cookie: `session_id=${token}`, noteId: note!.id };
-}
-
-/** An AI plan with an unlimited allotment, as a Stripe subscription to its product would give it. */
-async function onUnlimitedAiPlan(database: Database, organizationId: number): Promise<void> {
-  const product = `prod_bench_ai_${organizationId}`;
-  await database.run(
-    `insert into plan (name, description, features, stripe_product_id, is_default, is_active, created_at, updated_at)
-     values ($1, null, $2::jsonb, $3, false, true, now(), now())`,
-    [`Bench AI ${organizationId}`, JSON.stringify({ max_notes: -1, max_projects: -1, token_limit: -1, enable_ai: true }), product],
-  );
-  await database.run(
-    `insert into subscription (organization_id, status, product_id, cancel_at_period_end, event_at, updated_at) values ($1, 'active', $2, false, now(), now())`,
-    [organizationId, product],
-  );
 }
 
 interface Call {

@@ -1,0 +1,33 @@
+import type { Database } from '../../adapters/postgres/database';
+import { testSessions } from '../support/sessions';
+
+/** The copilot benches' rows, written directly: members with a note each, on an unlimited AI plan. */
+export interface Caller {
+  cookie: string;
+  noteId: number;
+}
+
+/** A member of `organizationId` with a live session and one note of theirs (rows written directly). */
+export async function memberWithNote(database: Database, organizationId: number): Promise<Caller> {
+  const { userId, token } = await testSessions(database).loginAs('member', organizationId);
+  const now = database.now();
+  const [note] = await database.select<{ id: number }>(
+    `insert into note (organization_id, user_id, title, content, created_at, updated_at) values ($1, $2, $3, $4, $5, $5) returning id`,
+    [organizationId, userId, 'Quarterly plan', 'We ship the new billing page in March and fix the invoices. '.repeat(8), now],
+  );
+  return { cookie: `session_id=${token}`, noteId: note!.id };
+}
+
+/** An AI plan with an unlimited allotment, as a Stripe subscription to its product would give it. */
+export async function onUnlimitedAiPlan(database: Database, organizationId: number): Promise<void> {
+  const product = `prod_bench_ai_${organizationId}`;
+  await database.run(
+    `insert into plan (name, description, features, stripe_product_id, is_default, is_active, created_at, updated_at)
+     values ($1, null, $2::jsonb, $3, false, true, now(), now())`,
+    [`Bench AI ${organizationId}`, JSON.stringify({ max_notes: -1, max_projects: -1, token_limit: -1, enable_ai: true }), product],
+  );
+  await database.run(
+    `insert into subscription (organization_id, status, product_id, cancel_at_period_end, event_at, updated_at) values ($1, 'active', $2, false, now(), now())`,
+    [organizationId, product],
+  );
+}
