@@ -59,7 +59,9 @@ const ONLY = new Set((process.env.BENCH_INSTR_ONLY ?? 'floor,app, warn,app, info
  * code as `npm start`, but one bundle to load, which under valgrind starts in a fraction of
  * tsx's time (it compiles hundreds of modules at startup, each interpreted instruction by instruction).
  */
-const APP_ENTRY = 'dist/server/main.js';
+const BUILT_ENTRY = 'dist/server/main.js';
+/** BENCH_INSTR_APP_ENTRY=<dir>/dist/server/main.js counts another build (an earlier commit's, for a before/after). */
+const APP_ENTRY = process.env.BENCH_INSTR_APP_ENTRY ?? BUILT_ENTRY;
 
 const step = (line: string) => process.stderr.write(`[instructions] ${line}\n`);
 const exec = promisify(execFile);
@@ -82,7 +84,7 @@ async function startCounted(label: string, entry: string, env: Record<string, st
     env: { ...env, BENCH_COUNT_QUERIES: '1', APP_PORT: String(port), BENCH_PORT: String(port) },
     logFile: join(outDir, `${prefix}.log`),
     readyPath: '/ping',
-    readyTimeoutMs: 600_000,
+    readyTimeoutMs: 1_800_000, // under valgrind, on a busy machine, startup takes minutes
     nodeFlags: PROFILE ? ['--perf-basic-prof'] : [],
     runUnder: ['valgrind', '--tool=callgrind', '--cache-sim=no', '--branch-sim=no', `--callgrind-out-file=${join(outDir, prefix)}.%p`],
   });
@@ -365,8 +367,10 @@ async function main(): Promise<void> {
   const outDir = await mkdtemp(join(tmpdir(), 'tk-instructions-'));
   if (process.env.BENCH_KEEP_LOGS) step(`callgrind files and logs kept in ${outDir}`);
   else atCleanUp(() => rm(outDir, { recursive: true, force: true }));
-  step('building dist/server');
-  await exec(process.execPath, ['app/build-server.mjs']);
+  if (APP_ENTRY === BUILT_ENTRY) {
+    step('building dist/server');
+    await exec(process.execPath, ['app/build-server.mjs']);
+  }
   step('seeding');
   const data = await seedBenchDatabase(config.passwordHashCost, []);
   atCleanUp(() => data.drop());
