@@ -79,7 +79,7 @@ export class InMemoryInvitationRepository implements InvitationRepository {
   listAcceptable(organizationId: number, now: Date, window?: ListWindow): Promise<Invitation[]> {
     const acceptable = (row: InvitationRow) => {
       const inviter = row.invitedByUserId === null ? undefined : this.store.users.get(row.invitedByUserId);
-      return isPending(row, now) && inviterVouches(row, inviter ?? null);
+      return isPending(row, now) && inviterVouches(row, inviter ? { organizationId: inviter.organization_id, role: inviter.role, status: inviter.status } : null);
     };
     return this.store.unitOfWork.exclusive(() =>
       applyWindow([...this.rows.values()].filter((row) => row.organizationId === organizationId && acceptable(row)).sort(oldestFirst), window).map(copy),
