@@ -26,7 +26,7 @@ export const toPlan = (row: PlanRow): Plan => ({
 // The two reads that resolve an organization's plan on every plan-gated request: prepared, so
 // PostgreSQL plans them once per connection. Named columns, never `select *`: a prepared
 // statement fails once a migration changes the table's columns.
-export const PLAN_COLUMNS = columnsOf('plan');
+const PLAN_COLUMNS = columnsOf('plan');
 const FIND_DEFAULT: PreparedSql = { name: 'plan_find_default', text: `select ${PLAN_COLUMNS.join(', ')} from plan where is_default = true` };
 const FIND_BY_PRODUCT: PreparedSql = { name: 'plan_find_by_product', text: `select ${PLAN_COLUMNS.join(', ')} from plan where stripe_product_id = $1` };
 
