@@ -1,14 +1,8 @@
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
 import type { AccountStatus, Organization, OrganizationSettings } from '../../core/accounts/user';
 import { applyWindow, byPosition, type ListWindow } from '../../core/shared/list-page';
+import { toOrganization } from '../postgres/account-rows';
 import type { InMemoryStore, OrganizationRow } from './in-memory-store';
-
-const toOrganization = (row: OrganizationRow): Organization => ({
-  id: row.id,
-  name: row.name,
-  status: row.status,
-  createdAt: new Date(row.created_at),
-});
 
 const settingsOf = (row: OrganizationRow): OrganizationSettings => ({ overageEnabled: row.overage_enabled, requireMfa: row.require_mfa });
 

@@ -1,24 +1,12 @@
-import { resolveFeatures } from '../../core/plans/feature-map';
 import type { NewPlan, Plan, PlanPatch } from '../../core/plans/plan';
 import type { PlanRepository, PlanWrite } from '../../core/plans/plan-repository.port';
 import { SEEDED_PLANS } from '../../core/plans/seeded-plans';
+import { toPlan } from '../postgres/plan-rows';
 import type { Row } from '../postgres/schema/tables';
 import type { InMemoryStore } from './in-memory-store';
 
 /** As stored: only the features the plan sets, so catalogue defaults apply to the others. */
 type PlanRow = Row<'plan'>;
-
-const toPlan = (row: PlanRow): Plan => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  features: resolveFeatures(row.features),
-  stripeProductId: row.stripe_product_id,
-  isDefault: row.is_default,
-  isActive: row.is_active,
-  createdAt: new Date(row.created_at),
-  updatedAt: new Date(row.updated_at),
-});
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 

@@ -3,21 +3,8 @@ import type { AccountStatus, User } from '../../core/accounts/user';
 import type { NameChange, NewUser, UserRepository } from '../../core/accounts/user-repository.port';
 import { DomainError } from '../../core/shared/domain-error';
 import { applyWindow, byPosition, type ListWindow } from '../../core/shared/list-page';
+import { toUser } from '../postgres/account-rows';
 import type { InMemoryStore, UserRow } from './in-memory-store';
-
-const toUser = (row: UserRow): User => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  email: row.email,
-  passwordHash: row.password_hash,
-  firstName: row.first_name,
-  lastName: row.last_name,
-  role: row.role,
-  emailVerified: row.email_verified_at !== null,
-  status: row.status,
-  credentialsVersion: row.credentials_version,
-  createdAt: new Date(row.created_at),
-});
 
 export class InMemoryUserRepository implements UserRepository {
   constructor(private readonly store: InMemoryStore) {}
