@@ -44,6 +44,7 @@ function accountsPorts(ctx: ResolutionContext): AccountsPorts {
     outbox: ctx.get(TOKENS.EmailOutbox),
     unitOfWork: ctx.get(TOKENS.UnitOfWork),
     rateLimiter: ctx.get(TOKENS.RateLimiter),
+    audit: ctx.get(TOKENS.AuditLog),
   };
 }
 

@@ -51,6 +51,7 @@ export function idpModule(): ContainerModule {
         tokenHasher: ctx.get(TOKENS.TokenHasher),
         clock: ctx.get(TOKENS.Clock),
         unitOfWork: ctx.get(TOKENS.UnitOfWork),
+        audit: ctx.get(TOKENS.AuditLog),
         provider: ctx.get(TOKENS.IdentityProvider),
         stateSigner: ctx.get(TOKENS.StateSigner),
         flows: ctx.get(TOKENS.IdpLoginFlowStore),

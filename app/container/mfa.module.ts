@@ -39,6 +39,7 @@ export function mfaModule(): ContainerModule {
       rateLimiter: ctx.get(TOKENS.RateLimiter),
       clock: ctx.get(TOKENS.Clock),
       unitOfWork: ctx.get(TOKENS.UnitOfWork),
+      audit: ctx.get(TOKENS.AuditLog),
       settings: { issuer: ctx.get(TOKENS.Config).appName },
       sessionIssuer: ctx.get(TOKENS.SessionIssuer),
       loginThrottle: ctx.get(TOKENS.LoginThrottle),

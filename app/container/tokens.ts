@@ -70,6 +70,8 @@ import type { CopilotUseCases } from '../http/routes/copilot.routes';
 import type { UsageUseCases } from '../http/routes/usage.routes';
 import type { SystemSettingsUseCases } from '../http/routes/settings.routes';
 import type { CreditPackUseCases } from '../http/routes/credit-packs.routes';
+import type { AuditLog } from '../../core/audit/audit-log.port';
+import type { AuditEventRepository } from '../../core/audit/audit-event-repository.port';
 
 /**
  * A service identifier that carries the type it resolves to: `bind(TOKENS.Clock)` accepts only a
@@ -100,6 +102,9 @@ export const TOKENS = {
   AfterResponse: token<AfterResponse>('AfterResponse'),
   /** The session guard the router runs for every non-public route. */
   Authenticate: token<(ctx: Context) => Promise<Caller>>('Authenticate'),
+  // audit: every context that records changes resolves AuditLog
+  AuditLog: token<AuditLog>('AuditLog'),
+  AuditEventRepository: token<AuditEventRepository>('AuditEventRepository'),
   // accounts
   AccountsSettings: token<AccountsSettings>('AccountsSettings'),
   UserRepository: token<UserRepository>('UserRepository'),

@@ -17,6 +17,7 @@ import type { RateLimiter } from '../shared/rate-limiter.port';
 import type { SessionActivity } from './session-activity';
 import type { LoginThrottle } from './login-throttle';
 import type { SignInCompletion } from './sign-in-completion.port';
+import type { AuditLog } from '../audit/audit-log.port';
 
 /** Every port the accounts use cases draw on; each use case takes the `Pick` it needs. */
 export interface AccountsPorts {
@@ -32,6 +33,8 @@ export interface AccountsPorts {
   unitOfWork: UnitOfWork;
   /** Counters shared by every instance: per-account login throttling lives here. */
   rateLimiter: RateLimiter;
+  /** Sign-ins, sign-outs and credential changes are recorded in the organization's audit log. */
+  audit: AuditLog;
 }
 
 /**
@@ -57,7 +60,7 @@ export interface AccountsSettings {
 }
 
 export interface IdpLoginPorts
-  extends Pick<AccountsPorts, 'users' | 'organizations' | 'sessions' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'unitOfWork'> {
+  extends Pick<AccountsPorts, 'users' | 'organizations' | 'sessions' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'unitOfWork' | 'audit'> {
   provider: IdentityProvider;
   stateSigner: StateSigner;
   flows: IdpLoginFlowStore;

@@ -13,6 +13,7 @@ import type { TotpVerifier } from './totp-verifier.port';
 import type { SessionIssuer } from '../accounts/session-issuer';
 import type { LoginThrottle } from '../accounts/login-throttle';
 import type { SecondFactorThrottle } from './second-factor-throttle';
+import type { AuditLog } from '../audit/audit-log.port';
 
 /** Every port the MFA use cases draw on; each takes the `Pick` it needs. */
 export interface MfaPorts {
@@ -30,6 +31,7 @@ export interface MfaPorts {
   rateLimiter: RateLimiter;
   clock: Clock;
   unitOfWork: UnitOfWork;
+  audit: AuditLog;
 }
 
 /** What an MFA use case is built from; each takes the `Pick` it needs as its one `deps`. */

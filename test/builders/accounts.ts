@@ -26,6 +26,11 @@ import { recordingLogger } from '../support/recording-logger';
 import { MfaSignInCompletion } from '../../core/mfa/sign-in-completion';
 import { SecondFactorThrottle } from '../../core/mfa/second-factor-throttle';
 import { randomBytes } from 'node:crypto';
+import { InMemoryAuditLog } from '../../adapters/in-memory/in-memory-audit-log';
+import type { RequestOrigin } from '../../core/access/caller';
+
+/** The origin the harnesses' callers come from, so tests can find it on recorded events. */
+export const TEST_ORIGIN: RequestOrigin = Object.freeze({ ip: '203.0.113.7', userAgent: 'vitest-harness' });
 
 /**
  * A fast, deterministic PasswordHasher for use-case tests (bcrypt itself is tested in its own
@@ -61,6 +66,8 @@ export interface AccountsHarness {
   clock: FakeClock;
   store: InMemoryStore;
   outbox: InMemoryEmailOutbox;
+  /** The audit log on the same store (`ports.audit`): `recorded()` reads what was written, `failNextRecord()` breaks the next insert. */
+  auditLog: InMemoryAuditLog;
   issuer: SessionIssuer;
   /** Token from the newest queued email to `to` whose link path is `path` (e.g. `/verify-email`). */
   tokenFromEmail(to: string, path: string): Promise<string>;
@@ -71,6 +78,7 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}, passw
   const clock = new FakeClock();
   const store = new InMemoryStore({ clock });
   const outbox = new InMemoryEmailOutbox(store);
+  const auditLog = new InMemoryAuditLog(store);
   const ports: AccountsPorts = {
     users: new InMemoryUserRepository(store),
     organizations: new InMemoryOrganizationRepository(store),
@@ -83,6 +91,7 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}, passw
     outbox,
     unitOfWork: store.unitOfWork,
     rateLimiter: new BoundedMemoryRateLimiter(clock),
+    audit: auditLog,
   };
   const settings: AccountsSettings = {
     mode: 'b2c',
@@ -128,6 +137,7 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}, passw
     clock,
     store,
     outbox,
+    auditLog,
     issuer,
     async tokenFromEmail(to, path) {
       const emails = (await outbox.pending()).filter((m) => m.to === to);

@@ -42,6 +42,8 @@ export function passkeysHarness(): PasskeysHarness {
     tokenGenerator: h.ports.tokenGenerator,
     tokenHasher: h.ports.tokenHasher,
     clock: h.clock,
+    unitOfWork: h.ports.unitOfWork,
+    audit: h.ports.audit,
   };
   const startRegistration = new StartPasskeyRegistration(passkeyDeps);
   const register = new RegisterPasskey(passkeyDeps);
