@@ -9,8 +9,10 @@ import { FulfilCreditPack } from './fulfil-credit-pack';
 import { HandleBillingWebhook } from './handle-billing-webhook.use-case';
 import { StartCreditPackCheckout } from './start-credit-pack-checkout.use-case';
 import { VerifyCreditPackCheckout } from './verify-credit-pack-checkout.use-case';
+import { NO_ORIGIN, SYSTEM_ACTOR } from '../audit/audit-actor';
 
 const PACK = DEFAULT_CREDIT_PACKS[0]!;
+const SYSTEM = { actor: SYSTEM_ACTOR, origin: NO_ORIGIN };
 
 async function setup() {
   const h = aiHarness();
@@ -148,15 +150,15 @@ describe('credit pack fulfilment', () => {
 
   it('credits the tokens the pack was sold with, not its current size', async () => {
     const { h, admin, fulfilment } = await setup();
-    await fulfilment.fulfil({ organizationId: admin.organizationId, checkoutSessionId: 'cs_old', packId: PACK.id, tokens: 123, paidAt: h.clock.now() });
+    await fulfilment.fulfil({ organizationId: admin.organizationId, checkoutSessionId: 'cs_old', packId: PACK.id, tokens: 123, paidAt: h.clock.now(), by: SYSTEM });
     expect(await h.balance(admin.organizationId)).toBe(123);
   });
 
   it("falls back to the pack's current size for a session without tokens, and credits nothing (logging an error) for an unknown pack", async () => {
     const { h, logger, admin, fulfilment } = await setup();
-    await fulfilment.fulfil({ organizationId: admin.organizationId, checkoutSessionId: 'cs_a', packId: PACK.id, tokens: null, paidAt: h.clock.now() });
+    await fulfilment.fulfil({ organizationId: admin.organizationId, checkoutSessionId: 'cs_a', packId: PACK.id, tokens: null, paidAt: h.clock.now(), by: SYSTEM });
     expect(await h.balance(admin.organizationId)).toBe(PACK.tokens);
-    await fulfilment.fulfil({ organizationId: admin.organizationId, checkoutSessionId: 'cs_b', packId: 'pack_gone', tokens: null, paidAt: h.clock.now() });
+    await fulfilment.fulfil({ organizationId: admin.organizationId, checkoutSessionId: 'cs_b', packId: 'pack_gone', tokens: null, paidAt: h.clock.now(), by: SYSTEM });
     expect(await h.balance(admin.organizationId)).toBe(PACK.tokens);
     expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'error', fields: expect.objectContaining({ checkout_session_id: 'cs_b' }) }));
   });

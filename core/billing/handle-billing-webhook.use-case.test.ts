@@ -6,6 +6,7 @@ import { recordingLogger } from '../../test/support/recording-logger';
 import type { BillingEvent, CheckoutCompletedEvent, PaymentCompletedEvent, SubscriptionChangedEvent } from './billing-provider.port';
 import type { CreditPackFulfilment, CreditPackPayment } from './credit-pack-fulfilment.port';
 import { HandleBillingWebhook } from './handle-billing-webhook.use-case';
+import { NO_ORIGIN, SYSTEM_ACTOR } from '../audit/audit-actor';
 
 const T0 = new Date('2026-11-21T09:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -23,7 +24,7 @@ async function setup(options: { fulfilment?: CreditPackFulfilment | null } = {})
   const fulfilment = options.fulfilment === undefined ? new RecordingFulfilment() : options.fulfilment;
   const logger = recordingLogger();
   const organizations = h.ports.organizations;
-  const handle = new HandleBillingWebhook({ provider: new FakeBillingProvider(), subscriptions, organizations, creditPacks: fulfilment, unitOfWork: h.store.unitOfWork, clock: h.clock, logger });
+  const handle = new HandleBillingWebhook({ provider: new FakeBillingProvider(), subscriptions, organizations, creditPacks: fulfilment, unitOfWork: h.store.unitOfWork, audit: h.ports.audit, clock: h.clock, logger });
   const organizationId = (await organizations.create({ name: 'Acme' })).id;
   // The customer is created and stored before any checkout: that link is what events follow.
   await subscriptions.saveCustomer(organizationId, 'cus_1', h.clock.now());
@@ -261,11 +262,13 @@ describe('HandleBillingWebhook', () => {
     await expect(deliver(changed(organizationId))).resolves.toBe('applied');
   });
 
-  it('hands a paid one-time checkout to the credit-pack fulfilment, once', async () => {
+  it('hands a paid one-time checkout to the credit-pack fulfilment, once, settled by the system', async () => {
     const { organizationId, deliver, fulfilment } = await setup();
     await expect(deliver(paid(organizationId))).resolves.toBe('applied');
     await expect(deliver(paid(organizationId))).resolves.toBe('duplicate');
-    expect((fulfilment as RecordingFulfilment).payments).toEqual([{ organizationId, checkoutSessionId: 'cs_pack_1', packId: 'pack_5m', tokens: 5_000_000, paidAt: T0 }]);
+    expect((fulfilment as RecordingFulfilment).payments).toEqual([
+      { organizationId, checkoutSessionId: 'cs_pack_1', packId: 'pack_5m', tokens: 5_000_000, paidAt: T0, by: { actor: SYSTEM_ACTOR, origin: NO_ORIGIN } },
+    ]);
   });
 
   it('leaves an unpaid one-time checkout pending, and finds the organization by customer', async () => {

@@ -1,4 +1,6 @@
 import { addSeconds } from '../shared/clock.port';
+import type { Caller } from '../access/caller';
+import { auditActor, auditOrigin } from '../audit/audit-actor';
 import type { RoleName } from '../access/role';
 import type { Organization } from '../accounts/user';
 import { invitationEmail } from '../email/templates';
@@ -11,17 +13,19 @@ export interface InvitationRequest {
   /** Already normalized. */
   email: string;
   role: RoleName;
-  invitedByUserId: number;
+  /** Who invites: the invitation carries their authority, and the audit log names them. */
+  invitedBy: Caller;
 }
 
 /**
  * Stores a fresh invitation (replacing a pending one for the same email in the same
- * organization) and enqueues the email carrying its token. Must run inside the caller's
- * transaction, so the invitation and its email commit together. The token exists only in the
- * email: the store keeps its hash.
+ * organization), enqueues the email carrying its token and records `invitation.created` in the
+ * organization's audit log. Must run inside the caller's transaction, so the invitation, its
+ * email and its event commit together. The token exists only in the email: the store keeps its
+ * hash, and the event names the address and the role, never the token.
  */
 export async function issueInvitation(
-  ports: Pick<OrganizationsPorts, 'users' | 'invitations' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox'>,
+  ports: Pick<OrganizationsPorts, 'users' | 'invitations' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox' | 'audit'>,
   settings: InvitationSettings,
   request: InvitationRequest,
 ): Promise<Invitation> {
@@ -35,7 +39,7 @@ export async function issueInvitation(
     email: request.email,
     role: request.role,
     tokenHash: ports.tokenHasher.hash(token),
-    invitedByUserId: request.invitedByUserId,
+    invitedByUserId: request.invitedBy.userId,
     expiresAt: addSeconds(now, INVITATION_TTL_SECONDS),
     createdAt: now,
   });
@@ -47,5 +51,13 @@ export async function issueInvitation(
     role: request.role,
   });
   await ports.outbox.enqueue({ to: request.email, ...email, tag: 'invitation' });
+  await ports.audit.record({
+    organizationId: invitation.organizationId,
+    action: 'invitation.created',
+    actor: auditActor(request.invitedBy),
+    target: { type: 'invitation', id: String(invitation.id) },
+    origin: auditOrigin(request.invitedBy),
+    details: { email: invitation.email, role: invitation.role },
+  });
   return invitation;
 }
