@@ -68,6 +68,7 @@ export function idpModule(): ContainerModule {
         }),
         settings: ctx.get(TOKENS.AccountsSettings),
         signInCompletion: ctx.get(TOKENS.SignInCompletion),
+        failedSignIns: ctx.get(TOKENS.FailedSignIns),
         logger: ctx.get(TOKENS.Logger),
       };
       return { start: new StartIdpLogin(deps), complete: new CompleteIdpLogin(deps) };

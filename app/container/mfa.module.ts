@@ -44,6 +44,7 @@ export function mfaModule(): ContainerModule {
       sessionIssuer: ctx.get(TOKENS.SessionIssuer),
       loginThrottle: ctx.get(TOKENS.LoginThrottle),
       secondFactorThrottle: new SecondFactorThrottle({ rateLimiter: ctx.get(TOKENS.RateLimiter) }),
+      failedSignIns: ctx.get(TOKENS.FailedSignIns),
     });
     bind(TOKENS.SignInCompletion).toDynamicValue((ctx) => new MfaSignInCompletion(deps(ctx)));
 

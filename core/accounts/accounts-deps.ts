@@ -18,6 +18,7 @@ import type { SessionActivity } from './session-activity';
 import type { LoginThrottle } from './login-throttle';
 import type { SignInCompletion } from './sign-in-completion.port';
 import type { AuditLog } from '../audit/audit-log.port';
+import type { FailedSignIns } from './failed-sign-ins';
 
 /** Every port the accounts use cases draw on; each use case takes the `Pick` it needs. */
 export interface AccountsPorts {
@@ -49,6 +50,8 @@ export interface AccountsDeps extends AccountsPorts {
   loginThrottle: LoginThrottle;
   /** Ends a first-factor sign-in: a session, or a second-factor challenge. */
   signInCompletion: SignInCompletion;
+  /** Records `login.failed` of existing accounts off the request's path. */
+  failedSignIns: FailedSignIns;
 }
 
 export interface AccountsSettings {
@@ -76,6 +79,7 @@ export interface IdpLoginDeps extends IdpLoginPorts {
   settings: Pick<AccountsSettings, 'mode'>;
   /** A session, or a second-factor challenge for a user with MFA. */
   signInCompletion: SignInCompletion;
+  failedSignIns: FailedSignIns;
   logger: Logger;
 }
 

@@ -7,8 +7,14 @@ export interface AuditDeps {
   /** Where other contexts record; audit's own use cases only read and prune. */
   audit: AuditLog;
   events: AuditEventRepository;
+  organizations: AuditedOrganizations;
   clock: Clock;
   settings: AuditSettings;
+}
+
+/** Which organizations exist: a sys_admin asking for an unknown one's log is told so. */
+export interface AuditedOrganizations {
+  exists(organizationId: number): Promise<boolean>;
 }
 
 export interface AuditSettings {

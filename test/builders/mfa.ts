@@ -6,7 +6,7 @@ import { SetupTotp } from '../../core/mfa/setup-totp.use-case';
 import { VerifyMfa } from '../../core/mfa/verify-mfa.use-case';
 import { Login } from '../../core/accounts/login.use-case';
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
-import { accountsHarness, TEST_ORIGIN, type AccountsHarness } from './accounts';
+import { accountsHarness, signInOf, TEST_ORIGIN, type AccountsHarness } from './accounts';
 
 export interface MfaHarness extends AccountsHarness {
   setup: SetupTotp;
@@ -29,7 +29,7 @@ export function mfaHarness(): MfaHarness {
   const authenticate = new AuthenticateSession(p);
   const callerFor = async (user: User) => {
     const current = await h.ports.users.findById(user.id);
-    const session = current && (await h.issuer.issue(user.id, current.credentialsVersion));
+    const session = current && (await h.issuer.issue(signInOf(current)));
     if (!session) throw new Error(`user ${user.id} cannot get a session`);
     return { ...(await authenticate.execute(session.token)), origin: TEST_ORIGIN, token: session.token };
   };

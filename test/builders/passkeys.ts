@@ -44,6 +44,7 @@ export function passkeysHarness(): PasskeysHarness {
     clock: h.clock,
     unitOfWork: h.ports.unitOfWork,
     audit: h.ports.audit,
+    failedSignIns: h.failedSignIns,
   };
   const startRegistration = new StartPasskeyRegistration(passkeyDeps);
   const register = new RegisterPasskey(passkeyDeps);

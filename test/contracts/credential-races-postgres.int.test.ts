@@ -1,3 +1,4 @@
+import { FailedSignIns } from '../../core/accounts/failed-sign-ins';
 import { PostgresAuditLog } from '../../adapters/postgres/postgres-audit-log';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { NodeTokenGenerator } from '../../adapters/crypto/node-token-generator';
@@ -67,6 +68,7 @@ describe.skipIf(!postgres)('credential races on PostgreSQL', () => {
         sessionIssuer,
         secondFactorThrottle: new SecondFactorThrottle(ports),
       }),
+      failedSignIns: new FailedSignIns({ users: ports.users, audit: ports.audit, logger: recordingLogger() }),
     };
     return {
       hasher,
