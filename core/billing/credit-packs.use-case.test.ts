@@ -163,3 +163,50 @@ describe('credit pack fulfilment', () => {
     expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'error', fields: expect.objectContaining({ checkout_session_id: 'cs_b' }) }));
   });
 });
+
+describe('credit_pack.bought', () => {
+  const bought = async (h: Awaited<ReturnType<typeof setup>>['h'], organizationId: number) =>
+    (await h.auditLog.recorded(organizationId)).filter((event) => event.action === 'credit_pack.bought');
+
+  it('the verify call that credits records it, acted by the admin from their request: the pack and its credits, nothing of the payment', async () => {
+    const { h, provider, admin, verify, aSession, deliverPayment } = await setup();
+    const sessionId = await aSession();
+    provider.completeSession(sessionId);
+    await verify.execute({ ...admin, origin: { ip: '192.0.2.8', userAgent: 'Edge/140' } }, { sessionId });
+    await deliverPayment(sessionId);
+    await verify.execute(admin, { sessionId });
+
+    expect(await bought(h, admin.organizationId)).toMatchObject([
+      {
+        actor: { type: 'user', id: admin.userId },
+        target: { type: 'credit_pack', id: PACK.id },
+        origin: { ip: '192.0.2.8', userAgent: 'Edge/140' },
+        details: { pack: PACK.id, credits: PACK.tokens },
+      },
+    ]);
+  });
+
+  it('the webhook that credits records it as the system, with no origin', async () => {
+    const { h, provider, admin, verify, aSession, deliverPayment } = await setup();
+    const sessionId = await aSession();
+    provider.completeSession(sessionId);
+    await deliverPayment(sessionId);
+    await verify.execute(admin, { sessionId });
+
+    expect(await bought(h, admin.organizationId)).toMatchObject([
+      { actor: { type: 'system', id: null }, origin: { ip: null, userAgent: null }, details: { pack: PACK.id, credits: PACK.tokens } },
+    ]);
+  });
+
+  it('a pack whose event cannot be written is not credited, and the next try credits it once', async () => {
+    const { h, provider, admin, verify, aSession } = await setup();
+    const sessionId = await aSession();
+    provider.completeSession(sessionId);
+    h.auditLog.failNextRecord();
+    await expect(verify.execute(admin, { sessionId })).rejects.toThrow('audit insert failed');
+    expect(await h.balance(admin.organizationId)).toBe(0);
+    expect(await verify.execute(admin, { sessionId })).toBe('fulfilled');
+    expect(await h.balance(admin.organizationId)).toBe(PACK.tokens);
+    expect(await bought(h, admin.organizationId)).toHaveLength(1);
+  });
+});

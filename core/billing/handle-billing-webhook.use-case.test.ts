@@ -285,3 +285,50 @@ describe('HandleBillingWebhook', () => {
     await expect(deliver(paid(organizationId))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 });
+
+describe('HandleBillingWebhook audit events', () => {
+  const recorded = async (h: Awaited<ReturnType<typeof setup>>['h'], organizationId: number) =>
+    (await h.auditLog.recorded(organizationId)).map((event) => ({ action: event.action, actor: event.actor.type, details: event.details }));
+
+  it('records the start, a change and the end as the system, and a redelivery records nothing', async () => {
+    const { h, organizationId, deliver } = await setup();
+    await deliver(changed(organizationId));
+    await deliver(changed(organizationId));
+    await deliver(changed(organizationId, { id: 'evt_cancel', occurredAt: at(2), cancelAtPeriodEnd: true }));
+    await deliver(changed(organizationId, { id: 'evt_end', occurredAt: at(3), status: 'canceled', cancelAtPeriodEnd: true }));
+
+    expect((await recorded(h, organizationId)).map((event) => [event.action, event.actor])).toEqual([
+      ['subscription.started', 'system'],
+      ['subscription.changed', 'system'],
+      ['subscription.ended', 'system'],
+    ]);
+  });
+
+  it('an event older than the stored state changes nothing and records nothing', async () => {
+    const { h, organizationId, deliver } = await setup();
+    await deliver(changed(organizationId, { occurredAt: at(5) }));
+    await expect(deliver(changed(organizationId, { id: 'evt_old', occurredAt: at(1), status: 'canceled' }))).resolves.toBe('skipped');
+    expect((await recorded(h, organizationId)).map((event) => event.action)).toEqual(['subscription.started']);
+  });
+
+  it('turning overage off when the subscription ends is a settings change of the system', async () => {
+    const { h, organizations, organizationId, deliver } = await setup();
+    await deliver(changed(organizationId));
+    await organizations.updateSettings(organizationId, { overageEnabled: true });
+    await deliver(changed(organizationId, { id: 'evt_end', occurredAt: at(2), status: 'canceled' }));
+
+    expect((await recorded(h, organizationId)).slice(1)).toEqual([
+      { action: 'subscription.ended', actor: 'system', details: expect.any(Object) },
+      { action: 'organization.settings_changed', actor: 'system', details: { from: { overage_enabled: true }, to: { overage_enabled: false } } },
+    ]);
+  });
+
+  it('an event that cannot be written leaves the subscription as it was and the event unhandled, so the redelivery applies it', async () => {
+    const { h, subscriptions, organizationId, deliver } = await setup();
+    h.auditLog.failNextRecord();
+    await expect(deliver(changed(organizationId))).rejects.toThrow('audit insert failed');
+    expect((await subscriptions.findByOrganization(organizationId))?.status).toBeNull();
+    await expect(deliver(changed(organizationId))).resolves.toBe('applied');
+    expect((await recorded(h, organizationId)).map((event) => event.action)).toEqual(['subscription.started']);
+  });
+});

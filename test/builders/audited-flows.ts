@@ -56,6 +56,8 @@ import { organizationsHarness, type OrganizationsHarness } from './organizations
 /** What a careless event could leak: each flow passes the ones it handles where the flow takes them. */
 export interface FlowSecrets {
   password: string;
+  /** What a password is changed to. */
+  newPassword: string;
   sessionToken: string;
   totpCode: string;
   recoveryCode: string;
@@ -110,6 +112,8 @@ export interface PreparedFlow {
   /** The organization whose log the run writes to; null for one the run creates. */
   organizationId: number | null;
   run(): Promise<unknown>;
+  /** Secrets the service made during the run (session tokens, TOTP secrets, recovery codes): no event may hold them either. */
+  revealed?: string[];
 }
 
 export interface AuditedFlow {

@@ -19,6 +19,7 @@ const secrets = (): FlowSecrets => {
   const salt = randomBytes(6).toString('hex');
   return {
     password: `correct-horse-${salt}`,
+    newPassword: `battery-staple-${salt}`,
     sessionToken: `session-${salt}`,
     totpCode: '123456',
     recoveryCode: `RC-${salt}`,
