@@ -6,7 +6,7 @@ import { resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
 import { requireRole } from '../access/require-role';
 import { assertMayGrant } from './membership-rules';
-import { auditActor, auditOrigin } from '../audit/audit-actor';
+import { eventBy } from '../audit/caller-event';
 
 /**
  * Changes a member's role in the caller's organization. Refused: granting above the caller's
@@ -27,14 +27,8 @@ export class ChangeMemberRole {
       const updated = await this.deps.users.updateRole(caller.organizationId, input.userId, input.role);
       if (!updated) throw resourceNotFound('member', input.userId);
       if (target.role !== updated.role) {
-        await this.deps.audit.record({
-          organizationId: caller.organizationId,
-          action: 'member.role_changed',
-          actor: auditActor(caller),
-          target: { type: 'user', id: String(updated.id) },
-          origin: auditOrigin(caller),
-          details: { from: target.role, to: updated.role },
-        });
+        const member = { type: 'user', id: String(updated.id) };
+        await this.deps.audit.record(eventBy(caller, { action: 'member.role_changed', target: member, details: { from: target.role, to: updated.role } }));
       }
       return updated;
     });

@@ -1,6 +1,6 @@
 import { addSeconds } from '../shared/clock.port';
 import type { Caller } from '../access/caller';
-import { auditActor, auditOrigin } from '../audit/audit-actor';
+import { eventBy } from '../audit/caller-event';
 import type { RoleName } from '../access/role';
 import type { Organization } from '../accounts/user';
 import { invitationEmail } from '../email/templates';
@@ -51,13 +51,13 @@ export async function issueInvitation(
     role: request.role,
   });
   await ports.outbox.enqueue({ to: request.email, ...email, tag: 'invitation' });
-  await ports.audit.record({
-    organizationId: invitation.organizationId,
-    action: 'invitation.created',
-    actor: auditActor(request.invitedBy),
-    target: { type: 'invitation', id: String(invitation.id) },
-    origin: auditOrigin(request.invitedBy),
-    details: { email: invitation.email, role: invitation.role },
-  });
+  await ports.audit.record(
+    eventBy(request.invitedBy, {
+      organizationId: invitation.organizationId,
+      action: 'invitation.created',
+      target: { type: 'invitation', id: String(invitation.id) },
+      details: { email: invitation.email, role: invitation.role },
+    }),
+  );
   return invitation;
 }

@@ -2,7 +2,7 @@ import type { Caller } from '../access/caller';
 import type { AccountStatus, Organization } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { requireRole } from '../access/require-role';
-import { auditActor, auditOrigin } from '../audit/audit-actor';
+import { eventBy } from '../audit/caller-event';
 import type { OrganizationsDeps } from './organizations-deps';
 
 /**
@@ -29,14 +29,14 @@ export async function setOrganizationStatus(
     const organization = before && (await deps.organizations.setStatus(organizationId, status));
     if (!before || !organization) throw resourceNotFound('organization', organizationId);
     if (before.status !== organization.status) {
-      await deps.audit.record({
-        organizationId,
-        action: status === 'suspended' ? 'organization.suspended' : 'organization.activated',
-        actor: auditActor(caller),
-        target: { type: 'organization', id: String(organizationId) },
-        origin: auditOrigin(caller),
-        details: { from: before.status, to: organization.status },
-      });
+      await deps.audit.record(
+        eventBy(caller, {
+          organizationId,
+          action: status === 'suspended' ? 'organization.suspended' : 'organization.activated',
+          target: { type: 'organization', id: String(organizationId) },
+          details: { from: before.status, to: organization.status },
+        }),
+      );
     }
     return organization;
   });

@@ -3,7 +3,7 @@ import type { Caller } from '../access/caller';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
 import { requireRole } from '../access/require-role';
-import { auditActor, auditOrigin } from '../audit/audit-actor';
+import { eventBy } from '../audit/caller-event';
 
 /**
  * Removes a member of the caller's organization: deletes the user, their sessions (so they are
@@ -22,14 +22,8 @@ export class RemoveMember {
       // The cascade deletes them too; revoking first keeps the promise whatever the storage does.
       await this.deps.sessions.revokeAllForUser(input.userId);
       if (!(await this.deps.users.delete(caller.organizationId, input.userId))) throw resourceNotFound('member', input.userId);
-      await this.deps.audit.record({
-        organizationId: caller.organizationId,
-        action: 'member.removed',
-        actor: auditActor(caller),
-        target: { type: 'user', id: String(target.id) },
-        origin: auditOrigin(caller),
-        details: { email: target.email, role: target.role },
-      });
+      const member = { type: 'user', id: String(target.id) };
+      await this.deps.audit.record(eventBy(caller, { action: 'member.removed', target: member, details: { email: target.email, role: target.role } }));
     });
   }
 }

@@ -2,7 +2,7 @@ import type { OrganizationsDeps } from './organizations-deps';
 import type { Caller } from '../access/caller';
 import { resourceNotFound } from '../shared/domain-error';
 import { requireRole } from '../access/require-role';
-import { auditActor, auditOrigin } from '../audit/audit-actor';
+import { eventBy } from '../audit/caller-event';
 
 /**
  * Revokes a pending invitation of the caller's organization; its link stops working. Anything
@@ -17,14 +17,8 @@ export class RevokeInvitation {
     await this.deps.unitOfWork.transaction(async () => {
       const revoked = await this.deps.invitations.revoke(caller.organizationId, input.invitationId, this.deps.clock.now());
       if (!revoked) throw resourceNotFound('invitation', input.invitationId);
-      await this.deps.audit.record({
-        organizationId: caller.organizationId,
-        action: 'invitation.revoked',
-        actor: auditActor(caller),
-        target: { type: 'invitation', id: String(revoked.id) },
-        origin: auditOrigin(caller),
-        details: { email: revoked.email, role: revoked.role },
-      });
+      const target = { type: 'invitation', id: String(revoked.id) };
+      await this.deps.audit.record(eventBy(caller, { action: 'invitation.revoked', target, details: { email: revoked.email, role: revoked.role } }));
     });
   }
 }

@@ -318,6 +318,14 @@ async function pendingInvitation(world: AuditWorld, token: string, email = `invi
   return { organizationId, admin: users[0]!, invitation, email };
 }
 
+/** An admin acting on a member of their organization (both with the secret password). */
+async function onMember(world: AuditWorld, secrets: FlowSecrets, act: (admin: Caller, memberId: number) => Promise<unknown>, first?: typeof act): Promise<PreparedFlow> {
+  const { organizationId, users } = await world.newOrganization(['org_admin', 'member'], secrets.password);
+  const admin = callerOf(users[0]!);
+  if (first) await first(admin, users[1]!.id);
+  return { organizationId, run: () => act(admin, users[1]!.id) };
+}
+
 export const ORGANIZATION_FLOWS: AuditedFlow[] = [
   {
     name: 'an admin invites an email',
@@ -387,38 +395,31 @@ export const ORGANIZATION_FLOWS: AuditedFlow[] = [
     name: "an admin changes a member's role",
     actions: ['member.role_changed'],
     tables: ['app_user'],
-    async prepare(world, secrets) {
-      const { organizationId, users } = await world.newOrganization(['org_admin', 'member'], secrets.password);
-      return { organizationId, run: () => new ChangeMemberRole(world.org).execute(callerOf(users[0]!), { userId: users[1]!.id, role: 'org_admin' }) };
-    },
+    prepare: (world, secrets) => onMember(world, secrets, (admin, userId) => new ChangeMemberRole(world.org).execute(admin, { userId, role: 'org_admin' })),
   },
   {
     name: 'an admin removes a member',
     actions: ['member.removed'],
     tables: ['app_user', 'session'],
-    async prepare(world, secrets) {
-      const { organizationId, users } = await world.newOrganization(['org_admin', 'member'], secrets.password);
-      return { organizationId, run: () => new RemoveMember(world.org).execute(callerOf(users[0]!), { userId: users[1]!.id }) };
-    },
+    prepare: (world, secrets) => onMember(world, secrets, (admin, userId) => new RemoveMember(world.org).execute(admin, { userId })),
   },
   {
     name: 'an admin suspends a member',
     actions: ['member.suspended'],
     tables: ['app_user', 'session'],
-    async prepare(world, secrets) {
-      const { organizationId, users } = await world.newOrganization(['org_admin', 'member'], secrets.password);
-      return { organizationId, run: () => new SuspendMember(world.org).execute(callerOf(users[0]!), { userId: users[1]!.id }) };
-    },
+    prepare: (world, secrets) => onMember(world, secrets, (admin, userId) => new SuspendMember(world.org).execute(admin, { userId })),
   },
   {
     name: 'an admin reactivates a suspended member',
     actions: ['member.activated'],
     tables: ['app_user'],
-    async prepare(world, secrets) {
-      const { organizationId, users } = await world.newOrganization(['org_admin', 'member'], secrets.password);
-      await new SuspendMember(world.org).execute(callerOf(users[0]!), { userId: users[1]!.id });
-      return { organizationId, run: () => new ActivateMember(world.org).execute(callerOf(users[0]!), { userId: users[1]!.id }) };
-    },
+    prepare: (world, secrets) =>
+      onMember(
+        world,
+        secrets,
+        (admin, userId) => new ActivateMember(world.org).execute(admin, { userId }),
+        (admin, userId) => new SuspendMember(world.org).execute(admin, { userId }),
+      ),
   },
   {
     name: "an admin changes the organization's settings",
