@@ -10,7 +10,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -19,6 +19,7 @@ import { loadConfig } from '../../app/config/config';
 import { createTestDatabase } from '../support/postgres';
 import { freePort, startServerChild, type ServerChild } from './children';
 import { cannon, loginCycle, settle } from './load';
+import { writeSection } from './report';
 
 const EVENTS = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
 const LOGIN_SECONDS = Number(process.env.BENCH_AUDIT_LOGIN_SECONDS ?? 10);
@@ -174,27 +175,12 @@ async function main(): Promise<void> {
       `Events written by the audit-on logins: ${Number(count).toLocaleString('en-US')}. Run: \`npx tsx test/bench/audit.bench.ts\` (part of \`npm run bench\`; ${new Date().toISOString().slice(0, 10)}).`,
     ].join('\n');
     process.stdout.write(`${table}\n`);
-    await writeSection(table);
+    await writeSection(SECTION, table);
   } finally {
     await Promise.all(children.map((child) => child.stop()));
     await db.drop();
     await rm(logDir, { recursive: true, force: true });
   }
-}
-
-/** Replaces the section (up to the next `## `) or appends it. */
-async function writeSection(body: string): Promise<void> {
-  const path = new URL('../../docs/benchmarks.md', import.meta.url);
-  const current = await readFile(path, 'utf8').catch(() => '# Benchmarks\n');
-  const section = `${SECTION}\n\n${body}\n`;
-  const start = current.indexOf(`${SECTION}\n`);
-  if (start === -1) {
-    await writeFile(path, `${current.trimEnd()}\n\n${section}`);
-    return;
-  }
-  const next = current.indexOf('\n## ', start + SECTION.length);
-  const rest = next === -1 ? '' : `\n${current.slice(next + 1)}`;
-  await writeFile(path, `${current.slice(0, start)}${section}${rest}`);
 }
 
 main().then(
