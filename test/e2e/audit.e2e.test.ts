@@ -209,4 +209,25 @@ describe.skipIf(!postgres)('audit log over HTTP', () => {
     const res = await app.request(`/audit-events/${first!.id}`, { method: 'DELETE' });
     expect(res.status).toBe(404);
   });
+
+  it('on PostgreSQL, an event the database refuses takes its change down with it, and a refused change writes no event', async () => {
+    const b = clientBrowser(app, { subnet: '198.18', userAgent: USER_AGENT });
+    expect((await b.api.POST('/auth/login', { body: { email: 'ada@example.com', password: PASSWORD } })).response.status).toBe(200);
+    const before = (await allEvents()).length;
+    // The database now refuses any logout event: the logout must fail whole, its session alive.
+    await sql(`alter table audit_event add constraint refuse_logout_events check (action <> 'logout') not valid`);
+    try {
+      expect((await b.api.POST('/auth/logout')).response.status).toBe(500);
+      expect((await b.api.GET('/users/me')).response.status).toBe(200);
+    } finally {
+      await sql('alter table audit_event drop constraint refuse_logout_events');
+    }
+    // A password change refused (wrong current password) changes nothing and records nothing.
+    expectApiError(await b.api.POST('/password/update', { body: { current_password: WRONG, new_password: 'another password' } }), 400, 'INVALID_CURRENT_PASSWORD');
+    const after = await allEvents();
+    expect(after.length).toBe(before);
+    expect(after[0]!.action).toBe('login.succeeded');
+    expect((await b.api.POST('/auth/logout')).response.status).toBe(204);
+    expect((await allEvents())[0]!.action).toBe('logout');
+  });
 });
