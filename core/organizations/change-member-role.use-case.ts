@@ -6,7 +6,7 @@ import { resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
 import { requireRole } from '../access/require-role';
 import { assertMayGrant } from './membership-rules';
-import { eventBy } from '../audit/caller-event';
+import { eventBy } from '../audit/audit-actor';
 
 /**
  * Changes a member's role in the caller's organization. Refused: granting above the caller's
@@ -28,7 +28,7 @@ export class ChangeMemberRole {
       if (!updated) throw resourceNotFound('member', input.userId);
       if (target.role !== updated.role) {
         const member = { type: 'user', id: String(updated.id) };
-        await this.deps.audit.record(eventBy(caller, { action: 'member.role_changed', target: member, details: { from: target.role, to: updated.role } }));
+        await this.deps.audit.record(eventBy(caller, 'member.role_changed', member, { from: target.role, to: updated.role }));
       }
       return updated;
     });

@@ -1,6 +1,6 @@
 import { addSeconds } from '../shared/clock.port';
 import type { Caller } from '../access/caller';
-import { eventBy } from '../audit/caller-event';
+import { eventBy } from '../audit/audit-actor';
 import type { RoleName } from '../access/role';
 import type { Organization } from '../accounts/user';
 import { invitationEmail } from '../email/templates';
@@ -51,13 +51,9 @@ export async function issueInvitation(
     role: request.role,
   });
   await ports.outbox.enqueue({ to: request.email, ...email, tag: 'invitation' });
-  await ports.audit.record(
-    eventBy(request.invitedBy, {
-      organizationId: invitation.organizationId,
-      action: 'invitation.created',
-      target: { type: 'invitation', id: String(invitation.id) },
-      details: { email: invitation.email, role: invitation.role },
-    }),
-  );
+  const target = { type: 'invitation', id: String(invitation.id) };
+  const event = eventBy(request.invitedBy, 'invitation.created', target, { email: invitation.email, role: invitation.role });
+  // In the invitation's organization: a sys_admin creating one invites from their own.
+  await ports.audit.record({ ...event, organizationId: invitation.organizationId });
   return invitation;
 }

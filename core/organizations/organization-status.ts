@@ -2,7 +2,7 @@ import type { Caller } from '../access/caller';
 import type { AccountStatus, Organization } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { requireRole } from '../access/require-role';
-import { eventBy } from '../audit/caller-event';
+import { eventBy } from '../audit/audit-actor';
 import type { OrganizationsDeps } from './organizations-deps';
 
 /**
@@ -29,14 +29,10 @@ export async function setOrganizationStatus(
     const organization = before && (await deps.organizations.setStatus(organizationId, status));
     if (!before || !organization) throw resourceNotFound('organization', organizationId);
     if (before.status !== organization.status) {
-      await deps.audit.record(
-        eventBy(caller, {
-          organizationId,
-          action: status === 'suspended' ? 'organization.suspended' : 'organization.activated',
-          target: { type: 'organization', id: String(organizationId) },
-          details: { from: before.status, to: organization.status },
-        }),
-      );
+      const action = status === 'suspended' ? 'organization.suspended' : 'organization.activated';
+      const event = eventBy(caller, action, { type: 'organization', id: String(organizationId) }, { from: before.status, to: organization.status });
+      // In the changed organization's log: the sys_admin acting belongs to another one.
+      await deps.audit.record({ ...event, organizationId });
     }
     return organization;
   });

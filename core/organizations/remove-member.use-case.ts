@@ -3,7 +3,7 @@ import type { Caller } from '../access/caller';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
 import { requireRole } from '../access/require-role';
-import { eventBy } from '../audit/caller-event';
+import { eventBy } from '../audit/audit-actor';
 
 /**
  * Removes a member of the caller's organization: deletes the user, their sessions (so they are
@@ -23,7 +23,7 @@ export class RemoveMember {
       await this.deps.sessions.revokeAllForUser(input.userId);
       if (!(await this.deps.users.delete(caller.organizationId, input.userId))) throw resourceNotFound('member', input.userId);
       const member = { type: 'user', id: String(target.id) };
-      await this.deps.audit.record(eventBy(caller, { action: 'member.removed', target: member, details: { email: target.email, role: target.role } }));
+      await this.deps.audit.record(eventBy(caller, 'member.removed', member, { email: target.email, role: target.role }));
     });
   }
 }

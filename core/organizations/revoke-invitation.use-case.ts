@@ -2,7 +2,7 @@ import type { OrganizationsDeps } from './organizations-deps';
 import type { Caller } from '../access/caller';
 import { resourceNotFound } from '../shared/domain-error';
 import { requireRole } from '../access/require-role';
-import { eventBy } from '../audit/caller-event';
+import { eventBy } from '../audit/audit-actor';
 
 /**
  * Revokes a pending invitation of the caller's organization; its link stops working. Anything
@@ -18,7 +18,7 @@ export class RevokeInvitation {
       const revoked = await this.deps.invitations.revoke(caller.organizationId, input.invitationId, this.deps.clock.now());
       if (!revoked) throw resourceNotFound('invitation', input.invitationId);
       const target = { type: 'invitation', id: String(revoked.id) };
-      await this.deps.audit.record(eventBy(caller, { action: 'invitation.revoked', target, details: { email: revoked.email, role: revoked.role } }));
+      await this.deps.audit.record(eventBy(caller, 'invitation.revoked', target, { email: revoked.email, role: revoked.role }));
     });
   }
 }

@@ -3,7 +3,7 @@ import type { AccountStatus, User } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
 import { guardMemberChange } from './member-change';
 import type { OrganizationsDeps } from './organizations-deps';
-import { eventBy } from '../audit/caller-event';
+import { eventBy } from '../audit/audit-actor';
 
 /**
  * Suspends or reactivates a member of the caller's organization (the caller is an org_admin). A suspended member cannot log
@@ -22,7 +22,7 @@ export async function setMemberStatus(deps: Pick<OrganizationsDeps, 'users' | 'o
     if (status === 'suspended') await deps.sessions.revokeAllForUser(userId);
     if (target.status !== updated.status) {
       const action = status === 'suspended' ? 'member.suspended' : 'member.activated';
-      await deps.audit.record(eventBy(caller, { action, target: { type: 'user', id: String(updated.id) }, details: { from: target.status, to: updated.status } }));
+      await deps.audit.record(eventBy(caller, action, { type: 'user', id: String(updated.id) }, { from: target.status, to: updated.status }));
     }
     return updated;
   });
