@@ -20,7 +20,7 @@ export interface InvitationRequest {
 /**
  * Stores a fresh invitation (replacing a pending one for the same email in the same
  * organization), enqueues the email carrying its token and records `invitation.created` in the
- * organization's audit log. Must run inside the caller's transaction, so the invitation, its
+ * organization's audit log (naming the pending invitation it replaced, if any). Must run inside the caller's transaction, so the invitation, its
  * email and its event commit together. The token exists only in the email: the store keeps its
  * hash, and the event names the address and the role, never the token.
  */
@@ -34,6 +34,8 @@ export async function issueInvitation(
   }
   const token = ports.tokenGenerator.generate();
   const now = ports.clock.now();
+  // The pending invitation this one replaces (creating revokes it): the event names it.
+  const replaced = (await ports.invitations.listPendingByEmail(request.email, now)).find((pending) => pending.organizationId === request.organization.id);
   const invitation = await ports.invitations.create({
     organizationId: request.organization.id,
     email: request.email,
@@ -52,7 +54,8 @@ export async function issueInvitation(
   });
   await ports.outbox.enqueue({ to: request.email, ...email, tag: 'invitation' });
   const target = { type: 'invitation', id: String(invitation.id) };
-  const event = eventBy(request.invitedBy, 'invitation.created', target, { email: invitation.email, role: invitation.role });
+  const details = { email: invitation.email, role: invitation.role, ...(replaced ? { replaces_invitation_id: replaced.id } : {}) };
+  const event = eventBy(request.invitedBy, 'invitation.created', target, details);
   // In the invitation's organization: a sys_admin creating one invites from their own.
   await ports.audit.record({ ...event, organizationId: invitation.organizationId });
   return invitation;

@@ -55,6 +55,14 @@ describe('audit events of invitations', () => {
     expect(JSON.stringify(events)).not.toContain(token);
   });
 
+  it('inviting an address again names the pending invitation the new one replaces', async () => {
+    const { h, admin, since, newEvents } = await world();
+    const first = await new CreateInvitation(h.orgDeps).execute(admin, { email: 'again@example.com', role: 'member' });
+    const from = await since();
+    await new CreateInvitation(h.orgDeps).execute(admin, { email: 'again@example.com', role: 'org_admin' });
+    expect(await newEvents(from)).toMatchObject([{ action: 'invitation.created', details: { email: 'again@example.com', role: 'org_admin', replaces_invitation_id: first.id } }]);
+  });
+
   it("a sys_admin's new organization gets the invitation of its first admin in its own log", async () => {
     const h = organizationsHarness();
     const { users } = await h.anOrganization(['sys_admin']);
