@@ -124,7 +124,7 @@ export interface paths {
         };
         /**
          * List the caller's organization's audit events, newest first
-         * @description Newest first. Filters: `action`, `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; `since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. Without `limit`, every matching event, streamed 500 at a time. Events are never changed or deleted by any route; retention deletes them after `APP_AUDIT_RETENTION_DAYS`.
+         * @description Newest first. Filters: `action`, `actor_type` (`user`, `api_key`, `system`), `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; `since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. Without `limit`, every matching event, streamed 500 at a time. Events are never changed or deleted by any route; retention deletes them after `APP_AUDIT_RETENTION_DAYS`.
          *
          *     **Access:** `org_admin` or above (session cookie).
          */
@@ -168,7 +168,7 @@ export interface paths {
         };
         /**
          * List any organization's audit events, newest first (sys_admin)
-         * @description As `listAuditEvents`, for the organization named in the path. An unknown organization: 404 `RESOURCE_NOT_FOUND`. Newest first. Filters: `action`, `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; `since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. Without `limit`, every matching event, streamed 500 at a time. Events are never changed or deleted by any route; retention deletes them after `APP_AUDIT_RETENTION_DAYS`.
+         * @description As `listAuditEvents`, for the organization named in the path. An unknown organization: 404 `RESOURCE_NOT_FOUND`. Newest first. Filters: `action`, `actor_type` (`user`, `api_key`, `system`), `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; `since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. Without `limit`, every matching event, streamed 500 at a time. Events are never changed or deleted by any route; retention deletes them after `APP_AUDIT_RETENTION_DAYS`.
          *
          *     **Access:** `sys_admin` or above (session cookie).
          */
@@ -2057,7 +2057,9 @@ export interface operations {
                 cursor?: string;
                 /** @description What happened, dotted lower case */
                 action?: "login.succeeded" | "login.failed" | "logout" | "password.updated" | "password.reset" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_code_used" | "passkey.added" | "passkey.removed" | "session.revoked" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.suspended" | "member.activated" | "api_key.created" | "api_key.revoked" | "organization.settings_changed" | "organization.suspended" | "organization.activated" | "subscription.started" | "subscription.changed" | "subscription.ended" | "credit_pack.bought";
-                /** @description Only the events of this actor (a user's or an API key's id) */
+                /** @description Only the events of this kind of actor */
+                actor_type?: "user" | "api_key" | "system";
+                /** @description Only the events of this actor (a user's or an API key's id: add `actor_type` to tell them apart) */
                 actor_id?: number;
                 /** @description Only events at or after this time */
                 since?: string;
@@ -2175,7 +2177,9 @@ export interface operations {
                 cursor?: string;
                 /** @description What happened, dotted lower case */
                 action?: "login.succeeded" | "login.failed" | "logout" | "password.updated" | "password.reset" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_code_used" | "passkey.added" | "passkey.removed" | "session.revoked" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.suspended" | "member.activated" | "api_key.created" | "api_key.revoked" | "organization.settings_changed" | "organization.suspended" | "organization.activated" | "subscription.started" | "subscription.changed" | "subscription.ended" | "credit_pack.bought";
-                /** @description Only the events of this actor (a user's or an API key's id) */
+                /** @description Only the events of this kind of actor */
+                actor_type?: "user" | "api_key" | "system";
+                /** @description Only the events of this actor (a user's or an API key's id: add `actor_type` to tell them apart) */
                 actor_id?: number;
                 /** @description Only events at or after this time */
                 since?: string;

@@ -105,6 +105,8 @@ describe.skipIf(!postgres)('audit log over HTTP', () => {
     expect(await list({ action: 'login.failed' })).toEqual(events.filter((e) => e.action === 'login.failed').map((e) => e.id));
     expect(await list({ actor_id: adaId })).toEqual(events.map((e) => e.id));
     expect(await list({ actor_id: adaId + 1000 })).toEqual([]);
+    expect(await list({ actor_type: 'user', actor_id: adaId })).toEqual(events.map((e) => e.id));
+    expect(await list({ actor_type: 'api_key' })).toEqual([]);
     const logoutAt = events[1]!.occurred_at;
     expect(await list({ since: logoutAt })).toEqual(events.filter((e) => e.occurred_at >= logoutAt).map((e) => e.id));
     expect(await list({ until: logoutAt })).toEqual(events.filter((e) => e.occurred_at < logoutAt).map((e) => e.id));
@@ -112,6 +114,7 @@ describe.skipIf(!postgres)('audit log over HTTP', () => {
     const bad = (query: Record<string, string>) => admin.GET('/audit-events', { params: { query: query as never } });
     expect(expectApiError(await bad({ action: 'member.exploded' }), 422, 'VALIDATION_ERROR')).toHaveProperty(['query.action']);
     expect(expectApiError(await bad({ actor_id: 'ada' }), 422, 'VALIDATION_ERROR')).toHaveProperty(['query.actor_id']);
+    expect(expectApiError(await bad({ actor_type: 'robot' }), 422, 'VALIDATION_ERROR')).toHaveProperty(['query.actor_type']);
     expect(expectApiError(await bad({ since: 'yesterday' }), 422, 'VALIDATION_ERROR')).toHaveProperty(['query.since']);
     expect(expectApiError(await bad({ since: '2026-11-21T10:00:00Z', until: '2026-11-21T10:00:00Z' }), 422, 'VALIDATION_ERROR')).toEqual({
       'query.until': 'Must be later than since',

@@ -39,6 +39,7 @@ type ListQuery = v.InferOutput<typeof ListAuditEventsQuery>;
 
 const filterOf = (query: ListQuery): AuditFilter => ({
   ...(query.action === undefined ? {} : { action: query.action }),
+  ...(query.actor_type === undefined ? {} : { actorType: query.actor_type }),
   ...(query.actor_id === undefined ? {} : { actorId: query.actor_id }),
   ...(query.since === undefined ? {} : { since: query.since }),
   ...(query.until === undefined ? {} : { until: query.until }),
@@ -47,6 +48,7 @@ const filterOf = (query: ListQuery): AuditFilter => ({
 /** The filters again, for the next page's link: a page of a filtered list continues that list. */
 const filterParams = (query: ListQuery): Record<string, string> => ({
   ...(query.action === undefined ? {} : { action: query.action }),
+  ...(query.actor_type === undefined ? {} : { actor_type: query.actor_type }),
   ...(query.actor_id === undefined ? {} : { actor_id: String(query.actor_id) }),
   ...(query.since === undefined ? {} : { since: query.since.toISOString() }),
   ...(query.until === undefined ? {} : { until: query.until.toISOString() }),
@@ -55,7 +57,7 @@ const filterParams = (query: ListQuery): Record<string, string> => ({
 const TAG = 'Audit';
 
 const LIST_DESCRIPTION =
-  'Newest first. Filters: `action`, `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; ' +
+  'Newest first. Filters: `action`, `actor_type` (`user`, `api_key`, `system`), `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; ' +
   '`since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. ' +
   `Without \`limit\`, every matching event, streamed ${STREAM_BATCH} at a time. Events are never changed or deleted by any route; retention deletes them after \`APP_AUDIT_RETENTION_DAYS\`.`;
 
