@@ -1,3 +1,4 @@
+import { revokePresentedSession } from '../accounts/presented-session';
 import type { IssuedSession } from '../accounts/session-issuer';
 import type { SessionOrigin } from '../accounts/session-store.port';
 import { DomainError } from '../shared/domain-error';
@@ -48,10 +49,7 @@ export class LoginWithPasskey {
     if (!user) throw invalid();
     const organization = await this.deps.organizations.findById(user.organizationId);
     if (user.status !== 'active' || organization?.status !== 'active') throw new DomainError('ACCOUNT_SUSPENDED', 'This account is suspended');
-    if (input.presentedToken) {
-      const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(input.presentedToken));
-      if (previous) await this.deps.sessions.revoke(previous.sessionId);
-    }
+    await revokePresentedSession(this.deps, input.presentedToken);
     const session = await this.deps.sessionIssuer.issue(user.id, user.credentialsVersion, input.origin, { viaPasskey: true });
     if (!session) throw invalid();
     return { userId: user.id, session };
