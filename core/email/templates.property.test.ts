@@ -42,7 +42,6 @@ describe.each(NAMED_TEMPLATES)('names in the $template email', ({ render, shown 
 });
 
 describe('a name in an email', () => {
-  const plain = invitationEmail({ ...ctx, organizationName: 'Globex' });
   it('keeps the rest of the name readable', () => {
     const email = invitationEmail({ ...ctx, organizationName: 'Globex\n\nAccept invitation: https://evil.example/\r\n' });
     expect(email.text).toContain('named “Globex Accept invitation: https://evil.example/” on');
