@@ -16,16 +16,14 @@
  *   npx tsx test/bench/passkey-login.bench.ts      (also run by `npm run bench`; BENCH_SCALE shortens it)
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { loadConfig } from '../../app/config/config';
 import { BcryptPasswordHasher } from '../../adapters/crypto/bcrypt-password-hasher';
 import { SoftwareAuthenticator } from '../fakes/software-authenticator';
 import { createTestDatabase } from '../support/postgres';
 import { insertOrganization, testSessions } from '../support/sessions';
-import { freePort, startServerChild, type ServerChild } from './children';
-import { atCleanUp, runBench } from './lifecycle';
+import { startBenchApp, type ServerChild } from './children';
+import { atCleanUp, BENCH_SCALE as SCALE, runBench, scaledSeconds as secs } from './lifecycle';
 import { settle } from './load';
 import { ms, num, ratio, table, writeSection } from './report';
 
@@ -36,8 +34,6 @@ const WARMUP_SECONDS = 2;
 const PASSWORD = 'bench-password-1234';
 /** The app's dev default: APP_BASE_WEB_URL is the passkeys' origin, its host the rp id. */
 const WEB_ORIGIN = 'http://localhost:5173';
-const SCALE = Number(process.env.BENCH_SCALE ?? 1);
-const secs = (seconds: number) => Math.max(1, Math.round(seconds * SCALE * 10) / 10);
 const step = (line: string) => process.stderr.write(`[passkey bench] ${line}\n`);
 
 interface BenchUser {
@@ -158,18 +154,7 @@ async function main(): Promise<void> {
   const cost = loadConfig({}).config.passwordHashCost;
   const db = await createTestDatabase();
   atCleanUp(() => db.drop());
-  const logDir = await mkdtemp(join(tmpdir(), 'tk-passkey-bench-'));
-  atCleanUp(() => rm(logDir, { recursive: true, force: true }));
-  const port = await freePort();
-  const app = await startServerChild({
-    name: 'app',
-    entry: 'app/main.ts',
-    port,
-    env: { APP_DATABASE_URL: db.url, APP_PORT: String(port), APP_LOG_LEVEL: 'warn', APP_PASSWORD_HASH_COST: String(cost), APP_ENVIRONMENT: 'dev' },
-    logFile: join(logDir, 'app.log'),
-    readyPath: '/ping',
-  });
-  atCleanUp(() => app.stop());
+  const app = await startBenchApp(db.url, { APP_PASSWORD_HASH_COST: String(cost), APP_ENVIRONMENT: 'dev' });
   step(`seeding ${CONCURRENCY} accounts (bcrypt cost ${cost}) with a passkey each`);
   const users = await seedUsers(app.url, db, cost);
   const loadStart = loadavg().map((n) => n.toFixed(1)).join(' / ');
