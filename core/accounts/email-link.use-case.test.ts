@@ -136,7 +136,7 @@ describe('VerifyEmailLink', () => {
   it('revokes the session the browser presented before issuing the new one', async () => {
     const { h, verify, linkFor } = linkFlow();
     const user = await h.aUser({ email: 'ada@example.com' });
-    const old = await h.issuer.issue(user.id, user.credentialsVersion);
+    const old = await h.issuer.issue({ userId: user.id, organizationId: user.organizationId, credentialsVersion: user.credentialsVersion, method: 'password' });
     const token = await linkFor('ada@example.com');
     await verify.execute({ token, presentedToken: old!.token });
     await expect(new AuthenticateSession(h.ports).execute(old!.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
@@ -153,5 +153,55 @@ describe('VerifyEmailLink', () => {
     expect(h.store.sessions.size).toBe(sessionsBefore);
     if (outcome.kind !== 'mfa_required') return;
     await expect(h.verify.execute({ challengeToken: outcome.challenge.token, code: h.codeNow(secret) })).resolves.toMatchObject({ userId: user.id });
+  });
+
+  it('records login.succeeded with the method email_link, naming the session and the origin, in the sign-in', async () => {
+    const { h, verify, linkFor } = linkFlow();
+    const user = await h.aUser({ email: 'ada@example.com' });
+    const origin = { userAgent: 'Firefox/140', ip: '198.51.100.23' };
+    const token = await linkFor('ada@example.com');
+    const outcome = await verify.execute({ token, origin });
+    if (outcome.kind !== 'session') throw new Error('expected a session');
+    await h.failedSignIns.flush();
+    expect(await h.auditLog.recorded()).toMatchObject([
+      {
+        organizationId: user.organizationId,
+        action: 'login.succeeded',
+        actor: { type: 'user', id: user.id },
+        target: { type: 'session', id: String(outcome.session.sessionId) },
+        origin: { ip: origin.ip, userAgent: origin.userAgent },
+        details: { method: 'email_link' },
+      },
+    ]);
+    expect(JSON.stringify(await h.auditLog.recorded())).not.toContain(token);
+  });
+
+  it('records login.failed (email_link, account_suspended) for a suspended account after answering, and nothing for an unknown token', async () => {
+    const { h, verify, linkFor } = linkFlow();
+    const user = await h.aUser({ email: 'ada@example.com' });
+    const token = await linkFor('ada@example.com');
+    await expect(verify.execute({ token: 'A'.repeat(43) })).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    await h.ports.organizations.setStatus(user.organizationId, 'suspended');
+    await expect(verify.execute({ token, origin: { userAgent: null, ip: '203.0.113.9' } })).rejects.toMatchObject({ code: 'ACCOUNT_SUSPENDED' });
+    expect(await h.auditLog.recorded()).toEqual([]);
+    await h.failedSignIns.flush();
+    expect(await h.auditLog.recorded()).toMatchObject([
+      { organizationId: user.organizationId, action: 'login.failed', actor: { type: 'user', id: user.id }, target: null, origin: { ip: '203.0.113.9' }, details: { method: 'email_link', reason: 'account_suspended' } },
+    ]);
+  });
+
+  it('with MFA on, records no sign-in until the second factor completes it', async () => {
+    const h = mfaHarness();
+    const { verify, linkFor } = linkFlow(h);
+    const user = await h.aUser({ email: 'ada@example.com' });
+    const { secret } = await h.enrol(user);
+    const successes = async () => (await h.auditLog.recorded()).filter((event) => event.action === 'login.succeeded').length;
+    const before = await successes();
+    const outcome = await verify.execute({ token: await linkFor('ada@example.com') });
+    if (outcome.kind !== 'mfa_required') throw new Error('expected a challenge');
+    expect(await successes()).toBe(before);
+    await h.verify.execute({ challengeToken: outcome.challenge.token, code: h.codeNow(secret) });
+    expect(await successes()).toBe(before + 1);
+    expect((await h.auditLog.recorded()).at(-1)).toMatchObject({ action: 'login.succeeded', details: { method: 'totp' } });
   });
 });
