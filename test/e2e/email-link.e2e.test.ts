@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { expectApiError } from '../support/http-assertions';
 import { stubEmails, tokenFromEmail } from '../support/mailbox';
 import { OtpauthTotpVerifier } from '../../adapters/crypto/otpauth-totp-verifier';
+import { TOKENS } from '../../app/container/tokens';
 
 /** Sign-in by an emailed link end to end, through the generated client; the links are read where the outbox delivered them. */
 const PASSWORD = 'correct horse battery';
@@ -64,6 +65,10 @@ describe('email sign-in links over HTTP', () => {
     expect(signedIn.data).toEqual({ user_id: userId });
     expect(visitor.setCookies().find((c) => c.startsWith(`${app.config.sessionCookieName}=`))).toMatch(/HttpOnly/);
     expect((await visitor.api.GET('/users/me')).data).toMatchObject({ id: userId, email: 'ada@example.com', email_verified: true });
+    // Ada owns her organization: its audit log names the sign-in and how it was made.
+    const events = (await visitor.api.GET('/audit-events')).data as Array<{ action: string; actor: { id: number }; details: Record<string, unknown> }>;
+    expect(events.find((event) => event.action === 'login.succeeded')).toMatchObject({ actor: { id: userId }, details: { method: 'email_link' } });
+    expect(JSON.stringify(events)).not.toContain(token);
   });
 
   it('answers an unknown email exactly as a known one, and emails it nothing', async () => {
@@ -109,6 +114,12 @@ describe('email sign-in links over HTTP', () => {
     await sql(`update organization set status = 'suspended' where id = (select organization_id from app_user where id = $1)`, [userId]);
     expectApiError(await visitor.api.POST('/auth/email-link/verify', { body: { token } }), 401, 'ACCOUNT_SUSPENDED');
     expect(visitor.jar.get(app.config.sessionCookieName)).toBeUndefined();
+    await app.server.container.get(TOKENS.FailedSignIns).flush();
+    const [failures] = await app.db!.database.select<{ n: number }>(
+      `select count(*)::int as n from audit_event where action = 'login.failed' and actor_id = $1 and details->>'method' = 'email_link' and details->>'reason' = 'account_suspended'`,
+      [String(userId)],
+    );
+    expect(failures!.n).toBe(2);
   });
 
   it('with MFA on, the link leads to the same second step as a password: the challenge cookie, then a code', async () => {
