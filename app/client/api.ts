@@ -407,6 +407,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/email-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email a sign-in link (same answer whether or not the account exists)
+         * @description Emails a link to `APP_BASE_WEB_URL/sign-in/email-link?token=…` when an active account has this email; the web page posts its token to `POST /auth/email-link/verify`. The link works once, for 15 minutes, and a newer one voids the older. Answers 202 the same way, in the same time, whatever the email. At most 3 requests an hour per client IP and 3 an hour per email (known or not): 429 `RATE_LIMITED` with `Retry-After`. Answers 404 `NOT_FOUND` when `APP_EMAIL_LINK_SIGNIN=false`.
+         *
+         *     **Access:** public. Rate limit: 3/hour per client IP (429 `RATE_LIMITED` beyond).
+         */
+        post: operations["requestEmailLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/email-link/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with the token of an emailed link; sets the session cookie, or the MFA challenge cookie when the user has MFA
+         * @description Takes the `token` of the emailed link. Signs in as `POST /auth/login` does: a new session cookie (a session cookie sent with the request is revoked first), or, with MFA on, `{mfa_required: true}` and the `mfa_challenge` cookie for `POST /auth/mfa/verify`. The email counts as verified from then on. An unknown, used or expired token is 400 `INVALID_TOKEN`; a suspended user or organization 401 `ACCOUNT_SUSPENDED`. Answers 404 `NOT_FOUND` when `APP_EMAIL_LINK_SIGNIN=false`.
+         *
+         *     **Access:** public.
+         */
+        post: operations["verifyEmailLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions": {
         parameters: {
             query?: never;
@@ -3041,6 +3085,188 @@ export interface operations {
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    requestEmailLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    verifyEmailLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description `{user_id}`: signed in. `{mfa_required: true}`: go on with `POST /auth/mfa/verify` (no session yet) */
+            200: {
+                headers: {
+                    /** @description The session cookie, or the `mfa_challenge` cookie (both HttpOnly) */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user_id: number;
+                    } | {
+                        /** @constant */
+                        mfa_required: true;
+                    };
+                };
+            };
+            /** @description INVALID_TOKEN, MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCOUNT_SUSPENDED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
