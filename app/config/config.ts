@@ -42,6 +42,8 @@ export interface AppConfig {
   cronSessionRetentionDays: number;
   jwtSecretKey: string;
   idp: OidcConfig | undefined;
+  /** Emailed sign-in links (`/auth/email-link*`); off, both routes answer 404. */
+  emailLinkSignIn: boolean;
   email: EmailConfig;
   passwordHashCost: number;
   stripe: StripeConfig | undefined;
@@ -59,6 +61,8 @@ export interface AppConfig {
   encryptionKey: string | undefined;
   /** Sent emails are deleted this many days after sending (their bodies at once). */
   emailRetentionDays: number;
+  /** Audit events are deleted this many days after they occurred, by the session prune job. */
+  auditRetentionDays: number;
   /** `auto`: human-readable lines in `dev` when stdout is a terminal, JSON lines otherwise. */
   logFormat: 'json' | 'pretty' | 'auto';
 }
@@ -107,6 +111,7 @@ const rawSchema = v.object({
   APP_CRON_SESSION_RETENTION_DAYS: v.optional(intIn(0, 3650), '7'),
   APP_JWT_SECRET_KEY: v.optional(secret),
   ...OIDC_SETTINGS,
+  APP_EMAIL_LINK_SIGNIN: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'true'),
   APP_EMAIL_PROVIDER: v.optional(v.picklist(['stub', 'postmark', 'ses', 'azure'], 'must be stub, postmark, ses or azure')),
   APP_POSTMARK_API_KEY: v.optional(nonEmpty),
   APP_POSTMARK_SENDER_ADDRESS: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
@@ -126,6 +131,7 @@ const rawSchema = v.object({
     ),
   ),
   APP_EMAIL_RETENTION_DAYS: v.optional(intIn(0, 3650), '7'),
+  APP_AUDIT_RETENTION_DAYS: v.optional(intIn(1, 3650), '365'),
   APP_OPENAI_API_KEY: v.optional(nonEmpty),
   APP_OPENAI_MODEL: v.optional(v.pipe(nonEmpty, v.maxLength(100, 'must be at most 100 characters')), 'gpt-5-mini'),
   APP_OPENAI_BASE_URL: v.optional(url),
@@ -258,6 +264,7 @@ function build(raw: Raw): LoadedConfig {
     cronSessionRetentionDays: raw.APP_CRON_SESSION_RETENTION_DAYS,
     jwtSecretKey,
     idp: 'idp' in idp ? idp.idp : undefined,
+    emailLinkSignIn: raw.APP_EMAIL_LINK_SIGNIN === 'true',
     email,
     passwordHashCost: raw.APP_PASSWORD_HASH_COST,
     stripe: 'stripe' in stripe ? stripe.stripe : undefined,
@@ -267,6 +274,7 @@ function build(raw: Raw): LoadedConfig {
     appName: raw.APP_NAME,
     encryptionKey: raw.APP_ENCRYPTION_KEY?.trim(),
     emailRetentionDays: raw.APP_EMAIL_RETENTION_DAYS,
+    auditRetentionDays: raw.APP_AUDIT_RETENTION_DAYS,
     logFormat: raw.APP_LOG_FORMAT,
   };
   return { config: deepFreeze(config), warnings };

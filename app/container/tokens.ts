@@ -6,6 +6,7 @@ import type { IdpBindingCookie } from '../http/idp-binding-cookie';
 import type { AfterResponse } from '../http/after-response';
 import type { AnyRoute } from '../http/route';
 import type { AccountUseCases } from '../http/routes/accounts.routes';
+import type { EmailLinkUseCases } from '../http/routes/email-link.routes';
 import type { BillingUseCases } from '../http/routes/billing.routes';
 import type { NoteUseCases } from '../http/routes/notes.routes';
 import type { PlanUseCases } from '../http/routes/plans.routes';
@@ -18,6 +19,7 @@ import type { MfaUseCases } from '../http/routes/mfa.routes';
 import type { SessionUseCases } from '../http/routes/sessions.routes';
 import type { SessionActivity } from '../../core/accounts/session-activity';
 import type { LoginThrottle } from '../../core/accounts/login-throttle';
+import type { FailedSignIns } from '../../core/accounts/failed-sign-ins';
 import type { AtRestEncryption } from '../../core/shared/at-rest-encryption.port';
 import type { TotpVerifier } from '../../core/mfa/totp-verifier.port';
 import type { MfaRepository } from '../../core/mfa/mfa-repository.port';
@@ -70,6 +72,10 @@ import type { CopilotUseCases } from '../http/routes/copilot.routes';
 import type { UsageUseCases } from '../http/routes/usage.routes';
 import type { SystemSettingsUseCases } from '../http/routes/settings.routes';
 import type { CreditPackUseCases } from '../http/routes/credit-packs.routes';
+import type { AuditLog } from '../../core/audit/audit-log.port';
+import type { AuditEventRepository } from '../../core/audit/audit-event-repository.port';
+import type { AuditUseCases } from '../http/routes/audit.routes';
+import type { PruneAuditEvents } from '../../core/audit/prune-audit-events.use-case';
 
 /**
  * A service identifier that carries the type it resolves to: `bind(TOKENS.Clock)` accepts only a
@@ -100,6 +106,10 @@ export const TOKENS = {
   AfterResponse: token<AfterResponse>('AfterResponse'),
   /** The session guard the router runs for every non-public route. */
   Authenticate: token<(ctx: Context) => Promise<Caller>>('Authenticate'),
+  // audit: every context that records changes resolves AuditLog
+  AuditLog: token<AuditLog>('AuditLog'),
+  AuditEventRepository: token<AuditEventRepository>('AuditEventRepository'),
+  AuditUseCases: token<AuditUseCases & { pruneAuditEvents: PruneAuditEvents }>('AuditUseCases'),
   // accounts
   AccountsSettings: token<AccountsSettings>('AccountsSettings'),
   UserRepository: token<UserRepository>('UserRepository'),
@@ -114,7 +124,8 @@ export const TOKENS = {
   SessionCookie: token<SessionCookie>('SessionCookie'),
   SessionActivity: token<SessionActivity>('SessionActivity'),
   LoginThrottle: token<LoginThrottle>('LoginThrottle'),
-  AccountUseCases: token<AccountUseCases & SessionUseCases & { authenticateSession: AuthenticateSession }>('AccountUseCases'),
+  FailedSignIns: token<FailedSignIns>('FailedSignIns'),
+  AccountUseCases: token<AccountUseCases & SessionUseCases & EmailLinkUseCases & { authenticateSession: AuthenticateSession }>('AccountUseCases'),
   // second factor
   AtRestEncryption: token<AtRestEncryption>('AtRestEncryption'),
   TotpVerifier: token<TotpVerifier>('TotpVerifier'),

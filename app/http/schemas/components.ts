@@ -1,3 +1,4 @@
+import { AuditEventResponse } from './audit.schemas';
 import type { GenericSchema } from 'valibot';
 import {
   CurrentUserResponse,
@@ -93,4 +94,5 @@ export const RESPONSE_COMPONENTS: Record<string, GenericSchema> = {
   CreditPack: CreditPackResponse,
   CreditPackStatus: VerifyCreditPackResponse,
   SystemSettings: SystemSettingsResponse,
+  AuditEvent: AuditEventResponse,
 };
