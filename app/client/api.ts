@@ -146,9 +146,9 @@ export interface paths {
         };
         /**
          * Export the caller's organization's audit events of a time range as NDJSON, oldest first
-         * @description One JSON `AuditEvent` per line (`application/x-ndjson`), oldest first, for a SIEM or an archive. `since` (inclusive) and `until` (exclusive) are at most 366 days apart; without them, the 366 days up to now. The response is streamed as it is read, a batch at a time, so an export of any size costs the server one batch of memory. To collect continuously, ask again from the `occurred_at` of the last line received and skip the ids already seen.
+         * @description One JSON `AuditEvent` per line (`application/x-ndjson`), oldest first, for a SIEM or an archive. `since` (inclusive) and `until` (exclusive) are at most 366 days apart; without them, the 366 days up to now. The response is streamed as it is read, a batch at a time, so an export of any size costs the server one batch of memory. To collect continuously, ask again from the `occurred_at` of the last line received and skip the ids already seen. At most 60 exports an hour per caller (429 `RATE_LIMITED` with `Retry-After`).
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie). Rate limit: 60/hour per user (429 `RATE_LIMITED` beyond).
          */
         get: operations["exportAuditEvents"];
         put?: never;
@@ -2202,6 +2202,17 @@ export interface operations {
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -184,6 +184,17 @@ describe.skipIf(!postgres)('audit log over HTTP', () => {
     expect(empty.data ?? '').toBe('');
   });
 
+  it('allows 60 exports an hour per caller, then answers 429 with Retry-After', async () => {
+    const collector = clientWith((await sessions.loginAs('org_admin', organizationId)).token);
+    const range = { since: '2024-01-01T00:00:00Z', until: '2024-01-02T00:00:00Z' };
+    for (let i = 0; i < 60; i += 1) expect((await collector.GET('/audit-events/export', { params: { query: range }, parseAs: 'text' })).response.status).toBe(200);
+    const limited = await collector.GET('/audit-events/export', { params: { query: range }, parseAs: 'text' });
+    expect(limited.response.status).toBe(429);
+    expect(Number(limited.response.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another caller has a budget of their own.
+    expect((await admin.GET('/audit-events/export', { params: { query: range }, parseAs: 'text' })).response.status).toBe(200);
+  });
+
   it("gives a sys_admin any organization's log, and 404 for one that does not exist", async () => {
     const root = clientWith((await sessions.loginAs('sys_admin', await sessions.newOrganization('System'))).token);
     const theirs = await root.GET('/organizations/{organization_id}/audit-events', { params: { path: { organization_id: organizationId }, query: { limit: 1000 } } });

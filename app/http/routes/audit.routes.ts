@@ -56,6 +56,9 @@ const filterParams = (query: ListQuery): Record<string, string> => ({
 
 const TAG = 'Audit';
 
+/** An export may read a year of events: enough for a collector every few minutes, not for a loop. */
+const EXPORT_LIMIT = { bucket: 'audit-export', rule: '60/hour', per: 'user' } as const;
+
 const LIST_DESCRIPTION =
   'Newest first. Filters: `action`, `actor_type` (`user`, `api_key`, `system`), `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; ' +
   '`since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. ' +
@@ -92,8 +95,10 @@ export function auditRoutes(useCases: AuditUseCases, options: { baseApiUrl: stri
       description:
         'One JSON `AuditEvent` per line (`application/x-ndjson`), oldest first, for a SIEM or an archive. `since` (inclusive) and `until` (exclusive) are at most 366 days apart; ' +
         'without them, the 366 days up to now. The response is streamed as it is read, a batch at a time, so an export of any size costs the server one batch of memory. ' +
-        'To collect continuously, ask again from the `occurred_at` of the last line received and skip the ids already seen.',
+        'To collect continuously, ask again from the `occurred_at` of the last line received and skip the ids already seen. ' +
+        'At most 60 exports an hour per caller (429 `RATE_LIMITED` with `Retry-After`).',
       access: 'org_admin',
+      rateLimit: EXPORT_LIMIT,
       query: ExportAuditEventsQuery,
       responses: { 200: { description: 'One AuditEvent JSON object per line', mediaType: 'application/x-ndjson' } },
       handler: async ({ caller, query, ctx }) => {
