@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { nonEmpty, url } from './setting-schemas';
+import { nonEmpty, setTogether, url, type FeatureSettings } from './setting-schemas';
 
 /** The identity provider's settings, as `config.ts` reads them with every other setting. */
 export const OIDC_SETTINGS = {
@@ -21,14 +21,10 @@ type OidcSettings = v.InferOutput<v.ObjectSchema<typeof OIDC_SETTINGS, undefined
  * APP_IDP_CLIENT_ID and APP_IDP_CLIENT_SECRET turn provider sign-in on together; neither, it is
  * off. Returns the settings (undefined: off), or the problems.
  */
-export function parseOidcSettings(raw: OidcSettings): { idp: OidcConfig | undefined } | { problems: string[] } {
-  if (Boolean(raw.APP_IDP_CLIENT_ID) !== Boolean(raw.APP_IDP_CLIENT_SECRET)) {
-    return { problems: ['APP_IDP_CLIENT_ID and APP_IDP_CLIENT_SECRET must be set together'] };
-  }
-  return {
-    idp:
-      raw.APP_IDP_CLIENT_ID && raw.APP_IDP_CLIENT_SECRET
-        ? { issuer: raw.APP_IDP_ISSUER, clientId: raw.APP_IDP_CLIENT_ID, clientSecret: raw.APP_IDP_CLIENT_SECRET }
-        : undefined,
-  };
+export function parseOidcSettings(raw: OidcSettings): FeatureSettings<OidcConfig> {
+  return setTogether(['APP_IDP_CLIENT_ID', 'APP_IDP_CLIENT_SECRET'], raw.APP_IDP_CLIENT_ID, raw.APP_IDP_CLIENT_SECRET, (clientId, clientSecret) => ({
+    issuer: raw.APP_IDP_ISSUER,
+    clientId,
+    clientSecret,
+  }));
 }

@@ -28,3 +28,20 @@ export const origins = v.pipe(
 );
 export const nonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
 export const secret = v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'));
+
+/** What a feature's settings parse to: its settings (undefined: the feature is off), or the problems. */
+export type FeatureSettings<T> = { value: T | undefined } | { problems: string[] };
+
+/**
+ * Two settings that turn a feature on together: both set, `on(first, second)`; neither, off; one
+ * alone is a problem naming both (half a configuration must not pass for off).
+ */
+export function setTogether<T>(
+  names: readonly [string, string],
+  first: string | undefined,
+  second: string | undefined,
+  on: (first: string, second: string) => T,
+): FeatureSettings<T> {
+  if (Boolean(first) !== Boolean(second)) return { problems: [`${names[0]} and ${names[1]} must be set together`] };
+  return { value: first && second ? on(first, second) : undefined };
+}

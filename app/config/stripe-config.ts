@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { nonEmpty, url } from './setting-schemas';
+import { nonEmpty, setTogether, url, type FeatureSettings } from './setting-schemas';
 
 /** The Stripe settings, as `config.ts` reads them with every other setting. */
 export const STRIPE_SETTINGS = {
@@ -22,14 +22,10 @@ type StripeSettings = v.InferOutput<v.ObjectSchema<typeof STRIPE_SETTINGS, undef
  * webhook secret could take payments whose events are never applied); neither, billing is off.
  * Returns the settings (undefined: off), or the problems.
  */
-export function parseStripeSettings(raw: StripeSettings): { stripe: StripeConfig | undefined } | { problems: string[] } {
-  if (Boolean(raw.APP_STRIPE_API_KEY) !== Boolean(raw.APP_STRIPE_WEBHOOK_SECRET)) {
-    return { problems: ['APP_STRIPE_API_KEY and APP_STRIPE_WEBHOOK_SECRET must be set together'] };
-  }
-  return {
-    stripe:
-      raw.APP_STRIPE_API_KEY && raw.APP_STRIPE_WEBHOOK_SECRET
-        ? { apiKey: raw.APP_STRIPE_API_KEY, webhookSecret: raw.APP_STRIPE_WEBHOOK_SECRET, apiBaseUrl: raw.APP_STRIPE_API_BASE_URL }
-        : undefined,
-  };
+export function parseStripeSettings(raw: StripeSettings): FeatureSettings<StripeConfig> {
+  return setTogether(['APP_STRIPE_API_KEY', 'APP_STRIPE_WEBHOOK_SECRET'], raw.APP_STRIPE_API_KEY, raw.APP_STRIPE_WEBHOOK_SECRET, (apiKey, webhookSecret) => ({
+    apiKey,
+    webhookSecret,
+    apiBaseUrl: raw.APP_STRIPE_API_BASE_URL,
+  }));
 }
