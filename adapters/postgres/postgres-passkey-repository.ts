@@ -2,27 +2,13 @@ import type { Selectable } from 'kysely';
 import type { Passkey } from '../../core/passkeys/passkey';
 import type { NewPasskey, PasskeyRepository } from '../../core/passkeys/passkey-repository.port';
 import type { Database } from './database';
+import { toPasskey } from './passkey-rows';
 import { columnsOf } from './schema/columns';
 import type { Tables } from './schema/tables';
 
 type PasskeyRow = Selectable<Tables['passkey']>;
 
 const COLUMNS = columnsOf('passkey').join(', ');
-
-const toPasskey = (row: PasskeyRow): Passkey => ({
-  id: Number(row.id),
-  userId: row.user_id,
-  name: row.name,
-  credentialId: row.credential_id,
-  publicKey: row.public_key,
-  counter: Number(row.sign_count),
-  userHandle: row.user_handle,
-  deviceType: row.device_type,
-  backedUp: row.backed_up,
-  transports: row.transports === '' ? [] : row.transports.split(','),
-  createdAt: new Date(row.created_at),
-  lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
-});
 
 // The unique credential id is the guard: a second registration of one credential inserts nothing.
 const CREATE = `insert into passkey (user_id, name, credential_id, public_key, sign_count, user_handle, device_type, backed_up, transports, created_at)
