@@ -45,7 +45,7 @@ describe('the role guard (property)', () => {
       authenticate: async (ctx) => {
         const role = ctx.get('X-Test-Role');
         if (!isRoleName(role)) throw new DomainError('UNAUTHORIZED', 'Authentication required');
-        return { userId: 1, organizationId: 1, sessionId: 1, role, mfaSatisfied: true };
+        return { kind: 'user' as const, userId: 1, organizationId: 1, sessionId: 1, role, mfaSatisfied: true };
       },
       rateLimiter: { consume: async () => ({ allowed: true }), check: async () => ({ allowed: true }), reset: async () => undefined },
       clientIp: () => '127.0.0.1',

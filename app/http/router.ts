@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import * as v from 'valibot';
 import type { Context, Middleware } from 'koa';
-import type { Caller } from '../../core/access/caller';
+import { callerRef, type Caller } from '../../core/access/caller';
 import { satisfies } from '../../core/access/role';
 import { DomainError } from '../../core/shared/domain-error';
 import { HttpError, noSuchRoute } from './http-error';
@@ -152,7 +152,7 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
       if (!caller.mfaSatisfied && !route.allowWithoutMfa) {
         throw new DomainError('MFA_REQUIRED', 'Your organization requires two-factor authentication: set it up first');
       }
-      if (route.rateLimit && rule && perUser) await consume(deps, route.rateLimit.bucket, `user:${caller.userId}`, rule);
+      if (route.rateLimit && rule && perUser) await consume(deps, route.rateLimit.bucket, callerRef(caller), rule);
     }
     const params = route.params ? parseOrThrow(route.params, ctx.params, 'path') : undefined;
     const query = route.query ? (noQuery && ctx.querystring === '' ? {} : parseOrThrow(route.query, ctx.query, 'query')) : undefined;

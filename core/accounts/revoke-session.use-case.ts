@@ -1,6 +1,6 @@
 import { resourceNotFound } from '../shared/domain-error';
 import type { AccountsDeps } from './accounts-deps';
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 
 /**
  * Ends one of the caller's sessions (the current one included: that is a logout). Another
@@ -10,7 +10,7 @@ import type { Caller } from '../access/caller';
 export class RevokeSession {
   constructor(private readonly deps: Pick<AccountsDeps, 'sessions'>) {}
 
-  async execute(caller: Caller, input: { sessionId: number }): Promise<{ revokedCurrent: boolean }> {
+  async execute(caller: UserCaller, input: { sessionId: number }): Promise<{ revokedCurrent: boolean }> {
     if (!(await this.deps.sessions.revokeOwned(caller.userId, input.sessionId))) throw resourceNotFound('session', input.sessionId);
     return { revokedCurrent: input.sessionId === caller.sessionId };
   }

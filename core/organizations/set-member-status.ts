@@ -11,7 +11,8 @@ import type { OrganizationsDeps } from './organizations-deps';
  * (LAST_ORG_ADMIN). Both directions are idempotent.
  */
 export async function setMemberStatus(deps: Pick<OrganizationsDeps, 'users' | 'organizations' | 'sessions' | 'unitOfWork'>, caller: Caller, userId: number, status: AccountStatus): Promise<User> {
-  if (userId === caller.userId) throw new DomainError('ACCESS_DENIED', 'You cannot suspend or activate yourself');
+  // A key is nobody's user: it has no self to protect.
+  if (caller.kind === 'user' && userId === caller.userId) throw new DomainError('ACCESS_DENIED', 'You cannot suspend or activate yourself');
   return deps.unitOfWork.transaction(async () => {
     // A suspension takes the member out of the administrators, as a removal would.
     await guardMemberChange(deps, caller, userId, status === 'suspended' ? null : undefined);

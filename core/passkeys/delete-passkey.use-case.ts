@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { resourceNotFound } from '../shared/domain-error';
 import type { PasskeysDeps } from './passkeys-deps';
 
@@ -9,7 +9,7 @@ import type { PasskeysDeps } from './passkeys-deps';
 export class DeletePasskey {
   constructor(private readonly deps: Pick<PasskeysDeps, 'passkeys'>) {}
 
-  async execute(caller: Caller, input: { passkeyId: number }): Promise<void> {
+  async execute(caller: UserCaller, input: { passkeyId: number }): Promise<void> {
     if (!(await this.deps.passkeys.delete(caller.userId, input.passkeyId))) throw resourceNotFound('passkey', input.passkeyId);
   }
 }
