@@ -15,6 +15,7 @@ import { Migration20261126165036_BillingCustomerLinks } from './Migration2026112
 import { Migration20261126174409_TokenCountsInt8 } from './Migration20261126174409_TokenCountsInt8';
 import { Migration20261126181804_CopilotAdmission } from './Migration20261126181804_CopilotAdmission';
 import { Migration20261126182315_Passkeys } from './Migration20261126182315_Passkeys';
+import { Migration20261126195745_ApiKeys } from './Migration20261126195745_ApiKeys';
 
 /** Every migration, in order. Written by `npm run migration:create`; listed so bundlers and tsx never depend on a glob. */
 export const migrations: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126174409_TokenCountsInt8', class: Migration20261126174409_TokenCountsInt8 },
   { name: 'Migration20261126181804_CopilotAdmission', class: Migration20261126181804_CopilotAdmission },
   { name: 'Migration20261126182315_Passkeys', class: Migration20261126182315_Passkeys },
+  { name: 'Migration20261126195745_ApiKeys', class: Migration20261126195745_ApiKeys },
 ];
