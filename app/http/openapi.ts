@@ -127,6 +127,12 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Js
           name: info.sessionCookieName,
           description: 'The HttpOnly session cookie set by `POST /auth/login` (or the identity-provider callback).',
         },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An organization API key (`tk_…`, made with `createApiKey`) as `Authorization: Bearer <key>`: it acts for its organization with its role on the operations that list this scheme. Never together with the session cookie (400 `MALFORMED_REQUEST`).',
+        },
       },
     },
   };
@@ -175,14 +181,18 @@ function operation(route: AnyRoute, input: (s: v.GenericSchema) => JsonSchema, o
     op.requestBody = { required: !route.bodyOptional, content: { 'application/json': { schema: input(route.body) } } };
   }
   op.responses = responses(route, output);
-  op.security = route.access === 'public' ? [] : [{ sessionCookie: [] }];
+  op.security = route.access === 'public' ? [] : keysAccepted(route) ? [{ sessionCookie: [] }, { apiKey: [] }] : [{ sessionCookie: [] }];
   if (route.access !== 'public') op['x-required-role'] = route.access;
   if (route.rateLimit) op['x-rate-limit'] = route.rateLimit.per === 'user' ? `${route.rateLimit.rule} per user` : route.rateLimit.rule;
   return op;
 }
 
+/** Whether an organization API key may call the route: the router's rule, which never lets a key reach a sys_admin route. */
+const keysAccepted = (route: AnyRoute): boolean => route.access !== 'public' && route.access !== 'sys_admin' && route.apiKeys === 'accepted';
+
 function accessLine(route: AnyRoute): string {
-  const who = route.access === 'public' ? 'public' : `\`${route.access}\` or above (session cookie)`;
+  const credentials = keysAccepted(route) ? 'session cookie or API key' : 'session cookie only';
+  const who = route.access === 'public' ? 'public' : `\`${route.access}\` or above (${credentials})`;
   const per = route.rateLimit?.per === 'user' ? 'user' : 'client IP';
   const limit = route.rateLimit ? ` Rate limit: ${route.rateLimit.rule} per ${per} (429 \`RATE_LIMITED\` beyond).` : '';
   return `**Access:** ${who}.${limit}`;
