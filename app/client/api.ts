@@ -1545,6 +1545,22 @@ export interface components {
             /** @description The readiness probe */
             health: string;
         };
+        ApiKey: {
+            id: number;
+            name: string;
+            /** @enum {string} */
+            role: "readonly" | "member" | "org_admin";
+            /** @description The first 10 characters of the key, to recognise it by */
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            created_by: {
+                id: number;
+                email: string;
+            } | null;
+            expires_at: string | null;
+            last_used_at: string | null;
+        };
         CheckoutRequest: {
             price_id: string;
         };
@@ -1559,6 +1575,38 @@ export interface components {
              * @enum {string}
              */
             tone?: "neutral" | "formal" | "friendly" | "concise";
+        };
+        CreateApiKeyRequest: {
+            /** @description Shown in the list, so people can tell keys apart: 1..64 characters, one line */
+            name: string;
+            /**
+             * @description The key's role; not above your own
+             * @enum {string}
+             */
+            role: "readonly" | "member" | "org_admin";
+            /**
+             * Format: date-time
+             * @description When the key stops working: 1 hour to 1 year from now. Absent: never
+             */
+            expires_at?: string;
+        };
+        CreatedApiKey: {
+            id: number;
+            name: string;
+            /** @enum {string} */
+            role: "readonly" | "member" | "org_admin";
+            /** @description The first 10 characters of the key, to recognise it by */
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            created_by: {
+                id: number;
+                email: string;
+            } | null;
+            expires_at: string | null;
+            last_used_at: string | null;
+            /** @description The key itself, shown only now: store it somewhere safe */
+            key: string;
         };
         CreateInvitationRequest: {
             /** Format: email */
@@ -1838,9 +1886,12 @@ export interface components {
 }
 export type AcceptInvitationRequest = components['schemas']['AcceptInvitationRequest'];
 export type ApiIndex = components['schemas']['ApiIndex'];
+export type ApiKey = components['schemas']['ApiKey'];
 export type CheckoutRequest = components['schemas']['CheckoutRequest'];
 export type CheckoutSession = components['schemas']['CheckoutSession'];
 export type CopilotRequest = components['schemas']['CopilotRequest'];
+export type CreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
+export type CreatedApiKey = components['schemas']['CreatedApiKey'];
 export type CreateInvitationRequest = components['schemas']['CreateInvitationRequest'];
 export type CreateOrganizationRequest = components['schemas']['CreateOrganizationRequest'];
 export type CreateProjectRequest = components['schemas']['CreateProjectRequest'];
@@ -5704,22 +5755,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @enum {string} */
-                        role: "readonly" | "member" | "org_admin";
-                        /** @description The first 10 characters of the key, to recognise it by */
-                        prefix: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        created_by: {
-                            id: number;
-                            email: string;
-                        } | null;
-                        expires_at: string | null;
-                        last_used_at: string | null;
-                    }[];
+                    "application/json": components["schemas"]["ApiKey"][];
                 };
             };
             /** @description UNAUTHORIZED */
@@ -5762,20 +5798,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Shown in the list, so people can tell keys apart: 1..64 characters, one line */
-                    name: string;
-                    /**
-                     * @description The key's role; not above your own
-                     * @enum {string}
-                     */
-                    role: "readonly" | "member" | "org_admin";
-                    /**
-                     * Format: date-time
-                     * @description When the key stops working: 1 hour to 1 year from now. Absent: never
-                     */
-                    expires_at?: string;
-                };
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
             };
         };
         responses: {
@@ -5785,24 +5808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @enum {string} */
-                        role: "readonly" | "member" | "org_admin";
-                        /** @description The first 10 characters of the key, to recognise it by */
-                        prefix: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        created_by: {
-                            id: number;
-                            email: string;
-                        } | null;
-                        expires_at: string | null;
-                        last_used_at: string | null;
-                        /** @description The key itself, shown only now: store it somewhere safe */
-                        key: string;
-                    };
+                    "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
             /** @description MALFORMED_REQUEST */

@@ -32,6 +32,7 @@ export const TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'Sessions', description: "The caller's signed-in devices: list them, end one, or end every other." },
   { name: 'MFA', description: 'Two-factor sign-in with an authenticator app (TOTP): set it up, confirm it, disable it, and the second step of a login that needs it.' },
   { name: 'Passkeys', description: "Sign-in with a passkey (WebAuthn): enrol one on the caller's account, list, rename and remove them, and log in with one, without a password or a second step." },
+  { name: 'ApiKeys', description: "Organization API keys for scripts and servers: create one with a role, send it as `Authorization: Bearer`, list and revoke them. A key belongs to the organization, not to the member who made it." },
   { name: 'Settings', description: "Settings of the caller's organization (org_admin) and of the whole deployment (sys_admin)." },
   { name: 'Plans', description: "Plans, their features and quotas: the caller's organization's effective plan and usage, and the catalogue a sys_admin edits." },
   { name: 'Billing', description: 'Stripe: subscription checkout and the customer portal, AI credit packs, and the webhook that applies Stripe events.' },
@@ -45,7 +46,9 @@ const API_DESCRIPTION = `A multi-tenant SaaS backend: accounts, organizations, r
 
 **Authentication.** \`POST /auth/login\` sets an HttpOnly session cookie; send it with every other request
 (\`credentials: 'include'\` in a browser). Roles rank \`readonly\` < \`member\` < \`org_admin\` < \`sys_admin\`;
-an operation's *access* names the lowest role it accepts.
+an operation's *access* names the lowest role it accepts. Scripts and servers may instead send an
+organization API key as \`Authorization: Bearer <key>\` (see \`createApiKey\`) on the operations that list the
+\`apiKey\` scheme; never both a key and the session cookie on one request.
 
 **Errors.** Every error is an \`ErrorResponse\` with a stable \`code\`; \`details\` maps each invalid field
 (\`body.name\`, \`query.limit\`, \`path.project_id\`) to its message on a 422. A 429 or 503 carries \`Retry-After\`.

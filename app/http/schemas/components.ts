@@ -26,6 +26,7 @@ import {
   UpdateMemberRoleRequest,
 } from './organization.schemas';
 import { CreateProjectRequest, ProjectResponse, UpdateProjectRequest } from './project.schemas';
+import { ApiKeyResponse, CreateApiKeyRequest, CreatedApiKeyResponse } from './api-key.schemas';
 import { ApiIndexResponse, HealthResponse, PongResponse } from './system.schemas';
 import {
   CopilotRequest,
@@ -68,6 +69,7 @@ export const REQUEST_COMPONENTS: Record<string, GenericSchema> = {
   CreditPackCheckoutRequest,
   VerifyCreditPackRequest,
   SystemSettingsRequest,
+  CreateApiKeyRequest,
 };
 
 export const RESPONSE_COMPONENTS: Record<string, GenericSchema> = {
@@ -93,4 +95,6 @@ export const RESPONSE_COMPONENTS: Record<string, GenericSchema> = {
   CreditPack: CreditPackResponse,
   CreditPackStatus: VerifyCreditPackResponse,
   SystemSettings: SystemSettingsResponse,
+  ApiKey: ApiKeyResponse,
+  CreatedApiKey: CreatedApiKeyResponse,
 };
