@@ -1584,10 +1584,7 @@ export interface components {
              * @enum {string}
              */
             role: "readonly" | "member" | "org_admin";
-            /**
-             * Format: date-time
-             * @description When the key stops working: 1 hour to 1 year from now. Absent: never
-             */
+            /** @description When the key stops working: 1 hour to 1 year from now. Absent: never */
             expires_at?: string;
         };
         CreatedApiKey: {
