@@ -1,5 +1,5 @@
 import type { ApiKey, ApiKeyRole } from '../../core/api-keys/api-key';
-import type { ApiKeyPrincipal, ApiKeyRepository, NewApiKey } from '../../core/api-keys/api-key-repository.port';
+import type { ApiKeyPrincipal, ApiKeyRepository, NewApiKey, RevokedApiKey } from '../../core/api-keys/api-key-repository.port';
 import { newestFirstWindow, type ListWindow } from '../../core/shared/list-page';
 import { deleteWhere, type InMemoryStore, type Table } from './in-memory-store';
 
@@ -49,8 +49,13 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     );
   }
 
-  revoke(organizationId: number, id: number): Promise<boolean> {
-    return this.store.unitOfWork.exclusive(() => this.rows.get(id)?.organizationId === organizationId && this.rows.delete(id));
+  revoke(organizationId: number, id: number): Promise<RevokedApiKey | null> {
+    return this.store.unitOfWork.exclusive(() => {
+      const row = this.rows.get(id);
+      if (row?.organizationId !== organizationId) return null;
+      this.rows.delete(id);
+      return { id: row.id, name: row.name, role: row.role };
+    });
   }
 
   findByHash(keyHash: string): Promise<ApiKeyPrincipal | null> {

@@ -1,5 +1,5 @@
 import type { ApiKey, ApiKeyRole } from '../../core/api-keys/api-key';
-import type { ApiKeyPrincipal, ApiKeyRepository, NewApiKey } from '../../core/api-keys/api-key-repository.port';
+import type { ApiKeyPrincipal, ApiKeyRepository, NewApiKey, RevokedApiKey } from '../../core/api-keys/api-key-repository.port';
 import type { AccountStatus } from '../../core/accounts/user';
 import type { ListWindow } from '../../core/shared/list-page';
 import type { Database, PreparedSql } from './database';
@@ -78,9 +78,14 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
     return rows.map(toApiKey);
   }
 
-  async revoke(organizationId: number, id: number): Promise<boolean> {
-    const result = await this.database.db.deleteFrom('api_key').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
+  async revoke(organizationId: number, id: number): Promise<RevokedApiKey | null> {
+    const row = await this.database.db
+      .deleteFrom('api_key')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .returning(['id', 'name', 'role'])
+      .executeTakeFirst();
+    return row ? { id: row.id, name: row.name, role: row.role } : null;
   }
 
   async findByHash(keyHash: string): Promise<ApiKeyPrincipal | null> {

@@ -115,6 +115,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's organization's audit events, newest first
+         * @description Newest first. Filters: `action`, `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; `since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. Without `limit`, every matching event, streamed 500 at a time. Events are never changed or deleted by any route; retention deletes them after `APP_AUDIT_RETENTION_DAYS`.
+         *
+         *     **Access:** `org_admin` or above (session cookie or API key).
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-events/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the caller's organization's audit events of a time range as NDJSON, oldest first
+         * @description One JSON `AuditEvent` per line (`application/x-ndjson`), oldest first, for a SIEM or an archive. `since` (inclusive) and `until` (exclusive) are at most 366 days apart; without them, the 366 days up to now. The response is streamed as it is read, a batch at a time, so an export of any size costs the server one batch of memory. To collect continuously, ask again from the `occurred_at` of the last line received and skip the ids already seen.
+         *
+         *     **Access:** `org_admin` or above (session cookie or API key).
+         */
+        get: operations["exportAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizations/{organization_id}/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List any organization's audit events, newest first (sys_admin)
+         * @description As `listAuditEvents`, for the organization named in the path. An unknown organization: 404 `RESOURCE_NOT_FOUND`. Newest first. Filters: `action`, `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; `since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. Without `limit`, every matching event, streamed 500 at a time. Events are never changed or deleted by any route; retention deletes them after `APP_AUDIT_RETENTION_DAYS`.
+         *
+         *     **Access:** `sys_admin` or above (session cookie only).
+         */
+        get: operations["listOrganizationAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/signup": {
         parameters: {
             query?: never;
@@ -1561,6 +1627,32 @@ export interface components {
             expires_at: string | null;
             last_used_at: string | null;
         };
+        AuditEvent: {
+            id: number;
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What happened, dotted lower case
+             * @enum {string}
+             */
+            action: "login.succeeded" | "login.failed" | "logout" | "password.updated" | "password.reset" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_code_used" | "passkey.added" | "passkey.removed" | "session.revoked" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.suspended" | "member.activated" | "api_key.created" | "api_key.revoked" | "organization.settings_changed" | "organization.suspended" | "organization.activated" | "subscription.started" | "subscription.changed" | "subscription.ended" | "credit_pack.bought";
+            actor: {
+                /** @enum {string} */
+                type: "user" | "api_key" | "system";
+                id: number | null;
+                email?: string;
+                name?: string;
+            };
+            target: {
+                type: string;
+                id: string;
+            } | null;
+            ip: string | null;
+            user_agent: string | null;
+            details: {
+                [key: string]: unknown;
+            };
+        };
         CheckoutRequest: {
             price_id: string;
         };
@@ -1884,6 +1976,7 @@ export interface components {
 export type AcceptInvitationRequest = components['schemas']['AcceptInvitationRequest'];
 export type ApiIndex = components['schemas']['ApiIndex'];
 export type ApiKey = components['schemas']['ApiKey'];
+export type AuditEvent = components['schemas']['AuditEvent'];
 export type CheckoutRequest = components['schemas']['CheckoutRequest'];
 export type CheckoutSession = components['schemas']['CheckoutSession'];
 export type CopilotRequest = components['schemas']['CopilotRequest'];
@@ -2047,6 +2140,200 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description At most this many events; without it, all of them */
+                limit?: number;
+                /** @description Opaque: where the previous page ended, as given in its `Link` header's next URL */
+                cursor?: string;
+                /** @description What happened, dotted lower case */
+                action?: "login.succeeded" | "login.failed" | "logout" | "password.updated" | "password.reset" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_code_used" | "passkey.added" | "passkey.removed" | "session.revoked" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.suspended" | "member.activated" | "api_key.created" | "api_key.revoked" | "organization.settings_changed" | "organization.suspended" | "organization.activated" | "subscription.started" | "subscription.changed" | "subscription.ended" | "credit_pack.bought";
+                /** @description Only the events of this actor (a user's or an API key's id) */
+                actor_id?: number;
+                /** @description Only events at or after this time */
+                since?: string;
+                /** @description Only events before this time */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events; all of them without `limit` */
+            200: {
+                headers: {
+                    /** @description Sent while more remain, with `limit` only: `<…?limit=N&cursor=…>; rel="next"`, the next page's URL to follow as it is */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEvent"][];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    exportAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Events at or after this time; default: 366 days before `until` */
+                since?: string;
+                /** @description Events before this time; default: now. At most 366 days after `since` */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One AuditEvent JSON object per line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listOrganizationAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description At most this many events; without it, all of them */
+                limit?: number;
+                /** @description Opaque: where the previous page ended, as given in its `Link` header's next URL */
+                cursor?: string;
+                /** @description What happened, dotted lower case */
+                action?: "login.succeeded" | "login.failed" | "logout" | "password.updated" | "password.reset" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_code_used" | "passkey.added" | "passkey.removed" | "session.revoked" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.suspended" | "member.activated" | "api_key.created" | "api_key.revoked" | "organization.settings_changed" | "organization.suspended" | "organization.activated" | "subscription.started" | "subscription.changed" | "subscription.ended" | "credit_pack.bought";
+                /** @description Only the events of this actor (a user's or an API key's id) */
+                actor_id?: number;
+                /** @description Only events at or after this time */
+                since?: string;
+                /** @description Only events before this time */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id */
+                organization_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events; all of them without `limit` */
+            200: {
+                headers: {
+                    /** @description Sent while more remain, with `limit` only: `<…?limit=N&cursor=…>; rel="next"`, the next page's URL to follow as it is */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEvent"][];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             "4XX": components["responses"]["UnreadableRequest"];

@@ -59,6 +59,8 @@ export interface AppConfig {
   encryptionKey: string | undefined;
   /** Sent emails are deleted this many days after sending (their bodies at once). */
   emailRetentionDays: number;
+  /** Audit events are deleted this many days after they occurred, by the session prune job. */
+  auditRetentionDays: number;
   /** `auto`: human-readable lines in `dev` when stdout is a terminal, JSON lines otherwise. */
   logFormat: 'json' | 'pretty' | 'auto';
 }
@@ -157,6 +159,7 @@ const rawSchema = v.object({
     ),
   ),
   APP_EMAIL_RETENTION_DAYS: v.optional(intIn(0, 3650), '7'),
+  APP_AUDIT_RETENTION_DAYS: v.optional(intIn(1, 3650), '365'),
   APP_STRIPE_API_BASE_URL: v.optional(url),
   APP_OPENAI_API_KEY: v.optional(nonEmpty),
   APP_OPENAI_MODEL: v.optional(v.pipe(nonEmpty, v.maxLength(100, 'must be at most 100 characters')), 'gpt-5-mini'),
@@ -310,6 +313,7 @@ function build(raw: Raw): LoadedConfig {
     appName: raw.APP_NAME,
     encryptionKey: raw.APP_ENCRYPTION_KEY?.trim(),
     emailRetentionDays: raw.APP_EMAIL_RETENTION_DAYS,
+    auditRetentionDays: raw.APP_AUDIT_RETENTION_DAYS,
     logFormat: raw.APP_LOG_FORMAT,
   };
   return { config: deepFreeze(config), warnings };

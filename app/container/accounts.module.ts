@@ -30,6 +30,7 @@ import { RevokeSession } from '../../core/accounts/revoke-session.use-case';
 import { RevokeOtherSessions } from '../../core/accounts/revoke-other-sessions.use-case';
 import { SessionActivity } from '../../core/accounts/session-activity';
 import { LoginThrottle } from '../../core/accounts/login-throttle';
+import { FailedSignIns } from '../../core/accounts/failed-sign-ins';
 
 function accountsPorts(ctx: ResolutionContext): AccountsPorts {
   return {
@@ -44,6 +45,7 @@ function accountsPorts(ctx: ResolutionContext): AccountsPorts {
     outbox: ctx.get(TOKENS.EmailOutbox),
     unitOfWork: ctx.get(TOKENS.UnitOfWork),
     rateLimiter: ctx.get(TOKENS.RateLimiter),
+    audit: ctx.get(TOKENS.AuditLog),
   };
 }
 
@@ -79,6 +81,9 @@ export function accountsModule(): ContainerModule {
       (ctx) => new SessionActivity({ sessions: ctx.get(TOKENS.SessionStore), clock: ctx.get(TOKENS.Clock), logger: ctx.get(TOKENS.Logger) }),
     );
     bind(TOKENS.LoginThrottle).toDynamicValue((ctx) => new LoginThrottle(accountsPorts(ctx)));
+    bind(TOKENS.FailedSignIns).toDynamicValue(
+      (ctx) => new FailedSignIns({ users: ctx.get(TOKENS.UserRepository), audit: ctx.get(TOKENS.AuditLog), logger: ctx.get(TOKENS.Logger) }),
+    );
 
     bind(TOKENS.AccountUseCases).toDynamicValue((ctx) => {
       const deps: AccountsDeps = {
@@ -89,6 +94,7 @@ export function accountsModule(): ContainerModule {
         loginThrottle: ctx.get(TOKENS.LoginThrottle),
         // Bound by the MFA module: a user with a second factor gets a challenge, not a session.
         signInCompletion: ctx.get(TOKENS.SignInCompletion),
+        failedSignIns: ctx.get(TOKENS.FailedSignIns),
       };
       return {
         authenticateSession: new AuthenticateSession(deps),

@@ -26,6 +26,8 @@ export function apiKeysModule(): ContainerModule {
         tokenHasher: ctx.get(TOKENS.TokenHasher),
         clock: ctx.get(TOKENS.Clock),
         keyActivity: ctx.get(TOKENS.ApiKeyActivity),
+        audit: ctx.get(TOKENS.AuditLog),
+        unitOfWork: ctx.get(TOKENS.UnitOfWork),
       };
       return {
         authenticateApiKey: new AuthenticateApiKey(deps),

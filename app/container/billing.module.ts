@@ -44,6 +44,7 @@ export function billingModule(): ContainerModule {
         ledger: ctx.get(TOKENS.CreditLedger),
         tokenHasher: ctx.get(TOKENS.TokenHasher),
         unitOfWork: ctx.get(TOKENS.UnitOfWork),
+        audit: ctx.get(TOKENS.AuditLog),
         clock: ctx.get(TOKENS.Clock),
         logger: ctx.get(TOKENS.Logger),
         settings: { baseWebUrl: ctx.get(TOKENS.Config).baseWebUrl },

@@ -18,6 +18,7 @@ import type { MfaUseCases } from '../http/routes/mfa.routes';
 import type { SessionUseCases } from '../http/routes/sessions.routes';
 import type { SessionActivity } from '../../core/accounts/session-activity';
 import type { LoginThrottle } from '../../core/accounts/login-throttle';
+import type { FailedSignIns } from '../../core/accounts/failed-sign-ins';
 import type { AtRestEncryption } from '../../core/shared/at-rest-encryption.port';
 import type { TotpVerifier } from '../../core/mfa/totp-verifier.port';
 import type { MfaRepository } from '../../core/mfa/mfa-repository.port';
@@ -74,6 +75,10 @@ import type { CopilotUseCases } from '../http/routes/copilot.routes';
 import type { UsageUseCases } from '../http/routes/usage.routes';
 import type { SystemSettingsUseCases } from '../http/routes/settings.routes';
 import type { CreditPackUseCases } from '../http/routes/credit-packs.routes';
+import type { AuditLog } from '../../core/audit/audit-log.port';
+import type { AuditEventRepository } from '../../core/audit/audit-event-repository.port';
+import type { AuditUseCases } from '../http/routes/audit.routes';
+import type { PruneAuditEvents } from '../../core/audit/prune-audit-events.use-case';
 
 /**
  * A service identifier that carries the type it resolves to: `bind(TOKENS.Clock)` accepts only a
@@ -106,6 +111,10 @@ export const TOKENS = {
   Authenticate: token<(ctx: Context) => Promise<Caller>>('Authenticate'),
   /** The session cookie's half of Authenticate. */
   AuthenticateSession: token<(ctx: Context) => Promise<UserCaller>>('AuthenticateSession'),
+  // audit: every context that records changes resolves AuditLog
+  AuditLog: token<AuditLog>('AuditLog'),
+  AuditEventRepository: token<AuditEventRepository>('AuditEventRepository'),
+  AuditUseCases: token<AuditUseCases & { pruneAuditEvents: PruneAuditEvents }>('AuditUseCases'),
   // accounts
   AccountsSettings: token<AccountsSettings>('AccountsSettings'),
   UserRepository: token<UserRepository>('UserRepository'),
@@ -120,6 +129,7 @@ export const TOKENS = {
   SessionCookie: token<SessionCookie>('SessionCookie'),
   SessionActivity: token<SessionActivity>('SessionActivity'),
   LoginThrottle: token<LoginThrottle>('LoginThrottle'),
+  FailedSignIns: token<FailedSignIns>('FailedSignIns'),
   AccountUseCases: token<AccountUseCases & SessionUseCases & { authenticateSession: AuthenticateSession }>('AccountUseCases'),
   // second factor
   AtRestEncryption: token<AtRestEncryption>('AtRestEncryption'),

@@ -34,6 +34,7 @@ export const TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'Passkeys', description: "Sign-in with a passkey (WebAuthn): enrol one on the caller's account, list, rename and remove them, and log in with one, without a password or a second step." },
   { name: 'ApiKeys', description: "Organization API keys for scripts and servers: create one with a role, send it as `Authorization: Bearer`, list and revoke them. A key belongs to the organization, not to the member who made it." },
   { name: 'Settings', description: "Settings of the caller's organization (org_admin) and of the whole deployment (sys_admin)." },
+  { name: 'Audit', description: "The organization's audit log: who changed what, when and from where (sign-ins, credentials, members, keys, settings, billing), listed, filtered and exported as NDJSON for a SIEM." },
   { name: 'Plans', description: "Plans, their features and quotas: the caller's organization's effective plan and usage, and the catalogue a sys_admin edits." },
   { name: 'Billing', description: 'Stripe: subscription checkout and the customer portal, AI credit packs, and the webhook that applies Stripe events.' },
   { name: 'AI', description: "The AI copilot on a note: improve or summarize it. Needs a plan with AI and a provider key; every call is charged against the organization's token allowance and credits, never beyond." },

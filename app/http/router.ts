@@ -12,6 +12,7 @@ import { bodyIsEmpty, jsonBodyReader } from './middleware/body';
 import { rateLimitKey } from './client-ip';
 import { assertNotCrossSite } from './middleware/cross-site';
 import { bearerKey } from './request-credentials';
+import { EdgeOrigin } from './request-origin';
 
 export interface RouterDeps {
   /** Resolves the caller from the request's bearer API key or session cookie; throws UNAUTHORIZED. */
@@ -144,7 +145,8 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
     let caller: Caller | undefined;
     if (route.access !== 'public') {
       try {
-        caller = await deps.authenticate(ctx);
+        // The origin rides on the caller, so a use case can record where a change came from.
+        caller = { ...(await deps.authenticate(ctx)), origin: new EdgeOrigin(ctx, deps.clientIp) };
       } catch (error) {
         if (route.onUnauthenticated && error instanceof DomainError && error.code === 'UNAUTHORIZED') route.onUnauthenticated(ctx);
         throw error;

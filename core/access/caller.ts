@@ -1,5 +1,14 @@
 import type { RoleName } from './role';
 
+/**
+ * Where a request came from, as the HTTP edge saw it: the client address (after the trusted
+ * proxies) and the User-Agent (its first 255 characters). Null when unknown.
+ */
+export interface RequestOrigin {
+  readonly ip: string | null;
+  readonly userAgent: string | null;
+}
+
 /** What every caller has: the organization it acts in, with which role. */
 interface CallerBase {
   organizationId: number;
@@ -10,6 +19,11 @@ interface CallerBase {
    * Always true for an API key: the requirement is about how members sign in, and a key signs in no one.
    */
   mfaSatisfied: boolean;
+  /**
+   * Where the request came from; set by the HTTP edge for every authenticated request. Absent
+   * when no request is involved (the CLI, a job): audit events then record no origin.
+   */
+  origin?: RequestOrigin;
 }
 
 /** A member signed in with a session. */

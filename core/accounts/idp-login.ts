@@ -43,6 +43,8 @@ export class IdpLoginFailure extends Error {
   constructor(
     readonly reason: IdpFailureReason,
     message: string,
+    /** The existing account the sign-in was refused to (a suspended one): its organization's log records the failure. */
+    readonly suspendedUser?: { id: number; organizationId: number },
   ) {
     super(message);
   }

@@ -69,9 +69,9 @@ async function takeOver(ports: Ports, user: User): Promise<void> {
 
 async function assertActive(ports: Ports, user: User | null): Promise<void> {
   if (!user) throw new IdpLoginFailure('oauth_failed', 'the linked user no longer exists');
-  if (user.status !== 'active') throw new IdpLoginFailure('oauth_failed', `user ${user.id} is suspended`);
+  if (user.status !== 'active') throw new IdpLoginFailure('oauth_failed', `user ${user.id} is suspended`, user);
   const organization = await ports.organizations.findById(user.organizationId);
-  if (organization?.status !== 'active') throw new IdpLoginFailure('oauth_failed', `organization ${user.organizationId} is suspended`);
+  if (organization?.status !== 'active') throw new IdpLoginFailure('oauth_failed', `organization ${user.organizationId} is suspended`, user);
 }
 
 async function createOwner(ports: Ports, identity: VerifiedIdentity, email: string): Promise<number> {

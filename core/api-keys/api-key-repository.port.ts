@@ -14,6 +14,8 @@ export interface NewApiKey {
   expiresAt: Date | null;
 }
 
+export type RevokedApiKey = Pick<ApiKey, 'id' | 'name' | 'role'>;
+
 /** What authentication needs to know about a key, read in one lookup. */
 export interface ApiKeyPrincipal {
   apiKeyId: number;
@@ -38,8 +40,8 @@ export interface ApiKeyRepository {
    * when omitted), strictly after `window.after` in that order. Expired keys are listed too.
    */
   list(organizationId: number, window?: ListWindow): Promise<ApiKey[]>;
-  /** Deletes the key for good; returns whether the organization had it. */
-  revoke(organizationId: number, id: number): Promise<boolean>;
+  /** Deletes the key for good; returns what it was (id, name, role), or null when the organization had no such key. */
+  revoke(organizationId: number, id: number): Promise<RevokedApiKey | null>;
   /** The key with that hash and its organization's state, or null. Expired keys too: the caller compares `expiresAt`. */
   findByHash(keyHash: string): Promise<ApiKeyPrincipal | null>;
   /**

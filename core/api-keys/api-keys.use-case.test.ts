@@ -5,6 +5,7 @@ import type { User } from '../accounts/user';
 import { InMemoryApiKeyRepository } from '../../adapters/in-memory/in-memory-api-key-repository';
 import { accountsHarness } from '../../test/builders/accounts';
 import { recordingLogger } from '../../test/support/recording-logger';
+import { auditActor } from '../audit/audit-actor';
 import { ApiKeyActivity } from './api-key-activity';
 import type { ApiKeysDeps } from './api-keys-deps';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
@@ -23,6 +24,8 @@ function harness() {
     tokenHasher: h.ports.tokenHasher,
     clock: h.clock,
     keyActivity: new ApiKeyActivity({ apiKeys, logger: recordingLogger() }),
+    audit: h.auditLog,
+    unitOfWork: h.store.unitOfWork,
   };
   const callerOf = (user: User): UserCaller => ({ kind: 'user', userId: user.id, organizationId: user.organizationId, role: user.role, sessionId: 1, mfaSatisfied: true });
   const admin = async (role: RoleName = 'org_admin', organizationId?: number) => {
@@ -145,5 +148,40 @@ describe('API keys', () => {
     await h.authenticate.execute(key);
     await h.deps.keyActivity.flush();
     expect(await lastUsed()).toEqual(h.clock.now());
+  });
+
+  it('records api_key.created and api_key.revoked with name and role, never the key, in the same transaction as the change', async () => {
+    const h = harness();
+    const { user, caller } = await h.admin();
+    const { apiKey, key } = await h.create.execute(caller, { name: 'CI', role: 'member' });
+    await h.revoke.execute(caller, { apiKeyId: apiKey.id });
+
+    const events = await h.auditLog.recorded(user.organizationId);
+    expect(events.map((event) => [event.action, event.actor.type, event.actor.id, event.target, event.details])).toEqual([
+      ['api_key.created', 'user', user.id, { type: 'api_key', id: String(apiKey.id) }, { name: 'CI', role: 'member' }],
+      ['api_key.revoked', 'user', user.id, { type: 'api_key', id: String(apiKey.id) }, { name: 'CI', role: 'member' }],
+    ]);
+    expect(JSON.stringify(events)).not.toContain(key);
+    expect(JSON.stringify(events)).not.toContain(h.deps.tokenHasher.hash(key));
+  });
+
+  it('stores no key when its event cannot be written, and keeps a key whose revocation event fails', async () => {
+    const h = harness();
+    const { user, caller } = await h.admin();
+    h.auditLog.failNextRecord();
+    await expect(h.create.execute(caller, { name: 'lost', role: 'member' })).rejects.toThrow('audit insert failed');
+    expect((await h.list.execute(caller, { limit: 5 })).items).toEqual([]);
+
+    const { apiKey, key } = await h.create.execute(caller, { name: 'kept', role: 'member' });
+    h.auditLog.failNextRecord();
+    await expect(h.revoke.execute(caller, { apiKeyId: apiKey.id })).rejects.toThrow('audit insert failed');
+    await expect(h.authenticate.execute(key)).resolves.toMatchObject({ apiKeyId: apiKey.id });
+    // A revocation that fails (unknown id) records nothing.
+    await expect(h.revoke.execute(caller, { apiKeyId: apiKey.id + 100 })).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+    expect((await h.auditLog.recorded(user.organizationId)).map((event) => event.action)).toEqual(['api_key.created']);
+  });
+
+  it('names a key as the actor of the changes it makes', () => {
+    expect(auditActor({ kind: 'api_key', apiKeyId: 7, organizationId: 1, role: 'member', mfaSatisfied: true })).toEqual({ type: 'api_key', id: 7 });
   });
 });

@@ -4,6 +4,7 @@ import { satisfies } from '../access/role';
 import { DomainError } from '../shared/domain-error';
 import { API_KEY_MARKER, API_KEY_PREFIX_LENGTH, type ApiKey, type ApiKeyRole } from './api-key';
 import type { ApiKeysDeps } from './api-keys-deps';
+import { apiKeyEvent } from './api-key-event';
 
 /** Already validated: `name` trimmed, 1..64 characters, no control characters. */
 export interface CreateApiKeyInput {
@@ -28,9 +29,10 @@ export function latestKeyExpiry(now: Date): Date {
  * stored only as its SHA-256. Its role may not rank above the caller's own (ACCESS_DENIED), so a
  * key never carries more authority than the member who made it had then. Only a member makes
  * keys (the route refuses keys), so a leaked key cannot mint others that outlive its revocation.
+ * Records `api_key.created` (its name and role, never the key) in the same transaction.
  */
 export class CreateApiKey {
-  constructor(private readonly deps: Pick<ApiKeysDeps, 'apiKeys' | 'tokenGenerator' | 'tokenHasher' | 'clock'>) {}
+  constructor(private readonly deps: Pick<ApiKeysDeps, 'apiKeys' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'audit' | 'unitOfWork'>) {}
 
   async execute(caller: UserCaller, input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; key: string }> {
     requireRole(caller, 'org_admin');
@@ -43,7 +45,8 @@ export class CreateApiKey {
       }
     }
     const key = API_KEY_MARKER + this.deps.tokenGenerator.generate();
-    const apiKey = await this.deps.apiKeys.create({
+    const apiKey = await this.deps.unitOfWork.transaction(async () => {
+      const created = await this.deps.apiKeys.create({
       organizationId: caller.organizationId,
       name: input.name,
       role: input.role,
@@ -52,6 +55,9 @@ export class CreateApiKey {
       createdByUserId: caller.userId,
       createdAt: now,
       expiresAt: input.expiresAt ?? null,
+      });
+      await this.deps.audit.record(apiKeyEvent(caller, 'api_key.created', created));
+      return created;
     });
     return { apiKey, key };
   }

@@ -25,6 +25,7 @@ async function setup() {
     ledger: h.ledger,
     tokenHasher: h.ports.tokenHasher,
     unitOfWork: h.store.unitOfWork,
+    audit: h.ports.audit,
     clock: h.clock,
     logger,
     settings: { baseWebUrl: 'https://app.example.com' },

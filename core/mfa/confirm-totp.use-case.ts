@@ -2,17 +2,18 @@ import type { UserCaller } from '../access/caller';
 import { DomainError } from '../shared/domain-error';
 import { totpSecretContext, TOTP_WINDOW, type MfaDeps } from './mfa-deps';
 import { normalizeRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes';
+import { auditActor, auditOrigin } from '../audit/audit-actor';
 
 const invalidCode = () => new DomainError('INVALID_MFA_CODE', 'The code is wrong or was already used');
 
 /**
  * Turns TOTP on once the user proves their authenticator holds the secret. Hands out the
  * recovery codes (shown only now; stored hashed) and revokes the user's other sessions: any of
- * them may have been opened by whoever the user is locking out.
+ * them may have been opened by whoever the user is locking out. Records `mfa.enabled`.
  */
 export class ConfirmTotp {
   constructor(
-    private readonly deps: Pick<MfaDeps, 'mfa' | 'sessions' | 'totp' | 'atRestEncryption' | 'recoveryCodes' | 'tokenHasher' | 'clock' | 'unitOfWork'>,
+    private readonly deps: Pick<MfaDeps, 'mfa' | 'sessions' | 'totp' | 'atRestEncryption' | 'recoveryCodes' | 'tokenHasher' | 'clock' | 'unitOfWork' | 'audit'>,
   ) {}
 
   async execute(caller: UserCaller, input: { code: string }): Promise<{ recoveryCodes: string[] }> {
@@ -31,7 +32,15 @@ export class ConfirmTotp {
         recoveryCodeHashes: recoveryCodes.map((code) => this.deps.tokenHasher.hash(normalizeRecoveryCode(code))),
       });
       if (!confirmed) throw notPending(true);
-      await this.deps.sessions.revokeAllForUser(caller.userId, caller.sessionId);
+      const revoked = await this.deps.sessions.revokeAllForUser(caller.userId, caller.sessionId);
+      await this.deps.audit.record({
+        organizationId: caller.organizationId,
+        action: 'mfa.enabled',
+        actor: auditActor(caller),
+        target: null,
+        origin: auditOrigin(caller),
+        details: { factor: 'totp', revoked_sessions: revoked },
+      });
     });
     return { recoveryCodes };
   }

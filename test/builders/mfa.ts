@@ -6,7 +6,7 @@ import { SetupTotp } from '../../core/mfa/setup-totp.use-case';
 import { VerifyMfa } from '../../core/mfa/verify-mfa.use-case';
 import { Login } from '../../core/accounts/login.use-case';
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
-import { accountsHarness, type AccountsHarness } from './accounts';
+import { accountsHarness, signInOf, TEST_ORIGIN, type AccountsHarness } from './accounts';
 
 export interface MfaHarness extends AccountsHarness {
   setup: SetupTotp;
@@ -29,9 +29,9 @@ export function mfaHarness(): MfaHarness {
   const authenticate = new AuthenticateSession(p);
   const callerFor = async (user: User) => {
     const current = await h.ports.users.findById(user.id);
-    const session = current && (await h.issuer.issue(user.id, current.credentialsVersion));
+    const session = current && (await h.issuer.issue(signInOf(current)));
     if (!session) throw new Error(`user ${user.id} cannot get a session`);
-    return { ...(await authenticate.execute(session.token)), token: session.token };
+    return { ...(await authenticate.execute(session.token)), origin: TEST_ORIGIN, token: session.token };
   };
   const codeNow = (secret: string, offset = 0) => h.totp.codeAt(secret, h.totp.stepAt(h.clock.now()) + offset);
   const setup = new SetupTotp(p);

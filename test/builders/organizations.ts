@@ -8,7 +8,7 @@ import type { UserCaller } from '../../core/access/caller';
 import type { RoleName } from '../../core/access/role';
 import type { User } from '../../core/accounts/user';
 import type { OrganizationsDeps, OrganizationsPorts } from '../../core/organizations/organizations-deps';
-import { accountsHarness, type AccountsHarness } from './accounts';
+import { accountsHarness, signInOf, TEST_ORIGIN, type AccountsHarness } from './accounts';
 
 export interface OrganizationsHarness extends AccountsHarness {
   orgPorts: OrganizationsPorts;
@@ -58,9 +58,9 @@ export function organizationsHarness(): OrganizationsHarness {
     },
     async loginAs(user) {
       const current = await base.ports.users.findById(user.id);
-      const session = current && (await base.issuer.issue(user.id, current.credentialsVersion));
+      const session = current && (await base.issuer.issue(signInOf(current)));
       if (!session) throw new Error(`user ${user.id} cannot get a session`);
-      return { ...(await authenticateSession.execute(session.token)), token: session.token };
+      return { ...(await authenticateSession.execute(session.token)), origin: TEST_ORIGIN, token: session.token };
     },
     authenticate: (token) => authenticateSession.execute(token),
     invitationToken: (to) => base.tokenFromEmail(to, '/invite/accept'),

@@ -93,10 +93,10 @@ export function describeApiKeyRepositoryContract(name: string, setup: () => Prom
       const input = aNewKey(acme, admin.id);
       const key = await h.apiKeys.create(input);
 
-      expect(await h.apiKeys.revoke(globex, key.id)).toBe(false);
+      expect(await h.apiKeys.revoke(globex, key.id)).toBeNull();
       expect(await h.apiKeys.findByHash(input.keyHash)).not.toBeNull();
-      expect(await h.apiKeys.revoke(acme, key.id)).toBe(true);
-      expect(await h.apiKeys.revoke(acme, key.id)).toBe(false);
+      expect(await h.apiKeys.revoke(acme, key.id)).toEqual({ id: key.id, name: input.name, role: 'member' });
+      expect(await h.apiKeys.revoke(acme, key.id)).toBeNull();
       expect(await h.apiKeys.findByHash(input.keyHash)).toBeNull();
       expect(await h.apiKeys.list(acme)).toEqual([]);
     });

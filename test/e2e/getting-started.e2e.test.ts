@@ -48,7 +48,7 @@ function run(script: string, cwd: string, env: Record<string, string>): Promise<
   );
 }
 
-describe.skipIf(!postgres).each(['docs/getting-started.md', 'docs/api-keys.md', 'README.md'])('%s, command by command', (file) => {
+describe.skipIf(!postgres).each(['docs/getting-started.md', 'README.md', 'docs/audit-log.md', 'docs/api-keys.md'])('%s, command by command', (file) => {
   let app: TestApp;
   let cwd: string;
   let blocks: Block[];
@@ -91,6 +91,11 @@ describe.skipIf(!postgres).each(['docs/getting-started.md', 'docs/api-keys.md', 
       expect(all).toContain('"name":"Built by CI"');
       expect(all).toMatch(/"last_used_at":"\d{4}-/);
       expect(all).toContain('after revocation: 401');
+    } else if (file === 'docs/audit-log.md') {
+      // Ada's sign-ins, listed, exported as NDJSON and seen by the sys_admin.
+      expect(all).toMatch(/"action":"login\.succeeded","actor":\{"type":"user","id":\d+,"email":"ada@example\.com"/);
+      expect(all).toMatch(/^link: <[^>]+\/audit-events\?limit=1&cursor=[^>]+>; rel="next"/im);
+      expect(all).toMatch(/^\s*[1-9]\d*$/m);
     } else {
       expect(all).toContain('"email":"');
     }

@@ -262,8 +262,8 @@ export function accountRoutes(
       body: ResetPasswordRequest,
       responses: { 200: { description: 'Password changed', schema: SuccessResponse } },
       errors: ['INVALID_TOKEN'],
-      handler: async ({ body }) => {
-        await useCases.resetPassword.execute({ token: body.token, newPassword: body.new_password });
+      handler: async ({ body, ctx, clientIp }) => {
+        await useCases.resetPassword.execute({ token: body.token, newPassword: body.new_password, origin: sessionOrigin(ctx.get('User-Agent'), clientIp) });
         return { status: 200, body: success };
       },
     }),

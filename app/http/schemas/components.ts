@@ -1,3 +1,4 @@
+import { AuditEventResponse } from './audit.schemas';
 import type { GenericSchema } from 'valibot';
 import {
   CurrentUserResponse,
@@ -97,4 +98,5 @@ export const RESPONSE_COMPONENTS: Record<string, GenericSchema> = {
   SystemSettings: SystemSettingsResponse,
   ApiKey: ApiKeyResponse,
   CreatedApiKey: CreatedApiKeyResponse,
+  AuditEvent: AuditEventResponse,
 };

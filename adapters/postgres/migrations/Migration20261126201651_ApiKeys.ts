@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261126195745_ApiKeys extends Migration {
+export class Migration20261126201651_ApiKeys extends Migration {
 
-  override name = 'Migration20261126195745_ApiKeys';
+  override name = 'Migration20261126201651_ApiKeys';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "api_key" ("id" serial primary key, "organization_id" int not null, "name" varchar(64) not null, "role" varchar(20) not null, "prefix" varchar(10) not null, "key_hash" varchar(64) not null, "created_by_user_id" int null, "created_at" timestamptz(3) not null, "expires_at" timestamptz(3) null, "last_used_at" timestamptz(3) null);`);
