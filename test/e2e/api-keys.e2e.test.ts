@@ -171,6 +171,18 @@ describe('organization API keys over HTTP', () => {
     expect(new Date(used).getTime()).toBeGreaterThanOrEqual(before - 1000);
   });
 
+  it("records the key's creation and revocation in the audit log, never the key", async () => {
+    const admin = await as('org_admin');
+    const { id, key } = await keyFor(admin, 'org_admin');
+    expect((await admin.api.DELETE('/api-keys/{api_key_id}', { params: { path: { api_key_id: id } } })).response.status).toBe(204);
+
+    const events = (await admin.api.GET('/audit-events')).data!;
+    const created = events.find((event) => event.action === 'api_key.created')!;
+    expect(created).toMatchObject({ actor: { type: 'user', id: admin.userId }, target: { type: 'api_key', id: String(id) }, details: { name: 'CI', role: 'org_admin' } });
+    expect(events.find((event) => event.action === 'api_key.revoked')).toMatchObject({ target: { type: 'api_key', id: String(id) } });
+    expect(JSON.stringify(events)).not.toContain(key);
+  });
+
   it('describes the bearer scheme beside the cookie, only on operations that take keys', async () => {
     const document = (await (await suite.app.request('/openapi.json')).json()) as {
       components: { securitySchemes: Record<string, { type: string; scheme?: string }> };
