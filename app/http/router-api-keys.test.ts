@@ -1,10 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pino } from 'pino';
-import { createHttpApp } from './app';
 import { defineRoute, type AnyRoute } from './route';
-import { loadConfig } from '../config/config';
+import { serveRoutes } from '../../test/support/router-server';
 import type { Caller } from '../../core/access/caller';
 import type { RoleName } from '../../core/access/role';
 
@@ -24,30 +20,23 @@ const route = (path: string, access: RoleName, apiKeys: 'accepted' | 'refused', 
 
 /** The router's rule for keys: only routes that accept them, never a sys_admin route, and no cross-site check for a bearer request. */
 describe('the router and API keys', () => {
-  let server: Server;
+  let served: Awaited<ReturnType<typeof serveRoutes>>;
   let base: string;
 
   beforeAll(async () => {
-    const app = createHttpApp({
-      config: loadConfig({}).config,
-      logger: pino({ level: 'silent' }),
-      routes: [route('/accepted', 'member', 'accepted'), route('/refused', 'member', 'refused'), route('/system', 'sys_admin', 'accepted'), route('/change', 'member', 'accepted', 'post')],
+    served = await serveRoutes(
+      [route('/accepted', 'member', 'accepted'), route('/refused', 'member', 'refused'), route('/system', 'sys_admin', 'accepted'), route('/change', 'member', 'accepted', 'post')],
       // The test's authentication: `Authorization: Bearer <role>` is a key of that role, anything else a member.
-      authenticate: async (ctx): Promise<Caller> => {
+      async (ctx): Promise<Caller> => {
         const bearer = /^Bearer (\w+)$/.exec(ctx.get('Authorization'))?.[1] as RoleName | undefined;
         return bearer
           ? { kind: 'api_key', apiKeyId: 1, organizationId: 1, role: bearer, mfaSatisfied: true }
           : { kind: 'user', userId: 1, sessionId: 1, organizationId: 1, role: 'sys_admin', mfaSatisfied: true };
       },
-      rateLimiter: { consume: async () => ({ allowed: true }), check: async () => ({ allowed: true }), reset: async () => undefined },
-      clientIp: () => '127.0.0.1',
-      isDependencyDown: () => false,
-    });
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    );
+    base = served.base;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => served.close());
 
   const call = async (path: string, headers: Record<string, string> = {}, method = 'GET') => {
     const res = await fetch(`${base}${path}`, { method, headers });
