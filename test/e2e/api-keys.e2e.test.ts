@@ -169,6 +169,8 @@ describe('organization API keys over HTTP', () => {
       .not.toBeNull();
     const used = (await admin.api.GET('/api-keys')).data!.find((item) => item.id === id)!.last_used_at!;
     expect(new Date(used).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    // The access log names the key (there is no user).
+    expect(suite.app.logs().find((line) => line.msg === 'request' && line.api_key_id === id)).toMatchObject({ path: '/projects', user_id: null });
   });
 
   it("records the key's creation and revocation in the audit log, never the key", async () => {
