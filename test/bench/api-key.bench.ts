@@ -8,14 +8,12 @@
  *   npx tsx test/bench/api-key.bench.ts          (also run by `npm run bench`; BENCH_SCALE shortens it)
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import type { RawResult, RequestSpec } from 'autocannon';
 import type { Database } from '../../adapters/postgres/database';
 import { createTestDatabase } from '../support/postgres';
 import { insertOrganization, testSessions } from '../support/sessions';
-import { freePort, startServerChild } from './children';
+import { startAppChild } from './children';
 import { atCleanUp, runBench } from './lifecycle';
 import { cannon, summarize, type Measured } from './load';
 import { describeLoad, judged, startMachineLoad } from './quiet-machine';
@@ -80,19 +78,8 @@ async function main(): Promise<void> {
     cookies.headers.push({ cookie: `session_id=${session.token}` });
     keys.headers.push({ authorization: `Bearer ${await apiKey(database, organizationId, session.userId)}` });
   }
-  const logDir = await mkdtemp(join(tmpdir(), 'tk-api-key-bench-'));
-  atCleanUp(() => rm(logDir, { recursive: true, force: true }));
-  const port = await freePort();
-  const app = await startServerChild({
-    name: 'app',
-    entry: 'app/main.ts',
-    port,
-    // The per-key limit (600/min by default) would turn most of this load into 429s: lift it.
-    env: { APP_DATABASE_URL: db.url, APP_PORT: String(port), APP_LOG_LEVEL: 'warn', APP_API_KEY_RATE_LIMIT: '1000000' },
-    logFile: join(logDir, 'app.log'),
-    readyPath: '/ping',
-  });
-  atCleanUp(() => app.stop());
+  // The per-key limit (600/min by default) would turn most of this load into 429s: lift it.
+  const app = await startAppChild('api-key', db.url, { APP_API_KEY_RATE_LIMIT: '1000000' });
   for (const credentials of [cookies, keys]) {
     const res = await fetch(`${app.url}/projects`, { headers: credentials.headers[0] });
     if (res.status !== 200) throw new Error(`${credentials.label}: GET /projects answered ${res.status}`);

@@ -1,6 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { atCleanUp } from './lifecycle';
 
 /**
  * The servers under test run as child processes (`node --import tsx <entry>`, what `tsx <entry>`
@@ -114,4 +118,25 @@ async function waitUntilReady(server: ServerChild, path: string, timeoutMs: numb
   }
   const tail = readFileSync(server.logFile, 'utf8').split('\n').slice(-20).join('\n');
   throw new Error(`${server.name} did not become ready within ${timeoutMs} ms (exit code ${server.process.exitCode}). Log tail:\n${tail}`);
+}
+
+/**
+ * The app (`app/main.ts`, as `npm start` runs it) as a child process on a free port over
+ * `databaseUrl`, at `APP_LOG_LEVEL=warn` (no access line per request), its log in a temporary
+ * folder that the clean-up removes, stopped at clean-up too; `env` adds or overrides settings.
+ */
+export async function startAppChild(bench: string, databaseUrl: string, env: Record<string, string> = {}): Promise<ServerChild> {
+  const logDir = await mkdtemp(join(tmpdir(), `tk-${bench}-bench-`));
+  atCleanUp(() => rm(logDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const app = await startServerChild({
+    name: 'app',
+    entry: 'app/main.ts',
+    port,
+    env: { APP_DATABASE_URL: databaseUrl, APP_PORT: String(port), APP_LOG_LEVEL: 'warn', ...env },
+    logFile: join(logDir, 'app.log'),
+    readyPath: '/ping',
+  });
+  atCleanUp(() => app.stop());
+  return app;
 }

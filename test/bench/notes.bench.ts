@@ -12,14 +12,12 @@
  *
  *   npx tsx test/bench/notes.bench.ts            (also run by `npm run bench`; BENCH_SCALE shortens it)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import type { RawResult, RequestSpec } from 'autocannon';
 import type { Database } from '../../adapters/postgres/database';
 import { createTestDatabase } from '../support/postgres';
 import { insertOrganization, testSessions } from '../support/sessions';
-import { freePort, startServerChild } from './children';
+import { startAppChild } from './children';
 import { atCleanUp, runBench } from './lifecycle';
 import { cannon, summarize, type Measured } from './load';
 import { MEASURED_HEADER, measuredRow, pct, table, verdict, writeSection } from './report';
@@ -102,18 +100,7 @@ async function main(): Promise<void> {
     await organization(database, 'far below its quota', 100_000_000),
     await organization(database, 'at its quota', 'default', free.features.max_notes),
   ];
-  const logDir = await mkdtemp(join(tmpdir(), 'tk-notes-bench-'));
-  atCleanUp(() => rm(logDir, { recursive: true, force: true }));
-  const port = await freePort();
-  const app = await startServerChild({
-    name: 'app',
-    entry: 'app/main.ts',
-    port,
-    env: { APP_DATABASE_URL: db.url, APP_PORT: String(port), APP_LOG_LEVEL: 'warn' },
-    logFile: join(logDir, 'app.log'),
-    readyPath: '/ping',
-  });
-  atCleanUp(() => app.stop());
+  const app = await startAppChild('notes', db.url);
   const loadStart = loadavg().map((n) => n.toFixed(1)).join(' / ');
 
   const run = (org: Organization, seconds: number) =>
