@@ -22,6 +22,7 @@ const toEvent = (row: AuditEventRow): AuditEvent => ({
 
 const inFilter = (row: AuditEventRow, filter: AuditFilter): boolean =>
   (filter.action === undefined || row.action === filter.action) &&
+  (filter.actorType === undefined || row.actor_type === filter.actorType) &&
   (filter.actorId === undefined || row.actor_id === filter.actorId) &&
   (filter.since === undefined || row.occurred_at.getTime() >= filter.since.getTime()) &&
   (filter.until === undefined || row.occurred_at.getTime() < filter.until.getTime());

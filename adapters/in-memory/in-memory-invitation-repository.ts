@@ -86,12 +86,12 @@ export class InMemoryInvitationRepository implements InvitationRepository {
     );
   }
 
-  revoke(organizationId: number, id: number, now: Date): Promise<boolean> {
+  revoke(organizationId: number, id: number, now: Date): Promise<Invitation | null> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.rows.get(id);
-      if (!row || row.organizationId !== organizationId || !isPending(row, now)) return false;
+      if (!row || row.organizationId !== organizationId || !isPending(row, now)) return null;
       row.revokedAt = new Date(now);
-      return true;
+      return copy(row);
     });
   }
 

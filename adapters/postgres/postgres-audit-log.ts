@@ -80,6 +80,7 @@ export class PostgresAuditLog implements AuditLog, AuditEventRepository {
     let query = this.database.db.selectFrom('audit_event').select(COLUMNS).where('organization_id', '=', organizationId);
     if (window.beforeId !== undefined) query = query.where('id', '<', window.beforeId);
     if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+    if (filter.actorType !== undefined) query = query.where('actor_type', '=', filter.actorType);
     if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId);
     if (filter.since !== undefined) query = query.where('occurred_at', '>=', filter.since);
     if (filter.until !== undefined) query = query.where('occurred_at', '<', filter.until);

@@ -124,7 +124,7 @@ export interface paths {
         };
         /**
          * List the caller's organization's audit events, newest first
-         * @description Newest first. Filters: `action`, `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; `since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. Without `limit`, every matching event, streamed 500 at a time. Events are never changed or deleted by any route; retention deletes them after `APP_AUDIT_RETENTION_DAYS`.
+         * @description Newest first. Filters: `action`, `actor_type` (`user`, `api_key`, `system`), `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; `since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. Without `limit`, every matching event, streamed 500 at a time. Events are never changed or deleted by any route; retention deletes them after `APP_AUDIT_RETENTION_DAYS`.
          *
          *     **Access:** `org_admin` or above (session cookie or API key).
          */
@@ -146,9 +146,9 @@ export interface paths {
         };
         /**
          * Export the caller's organization's audit events of a time range as NDJSON, oldest first
-         * @description One JSON `AuditEvent` per line (`application/x-ndjson`), oldest first, for a SIEM or an archive. `since` (inclusive) and `until` (exclusive) are at most 366 days apart; without them, the 366 days up to now. The response is streamed as it is read, a batch at a time, so an export of any size costs the server one batch of memory. To collect continuously, ask again from the `occurred_at` of the last line received and skip the ids already seen.
+         * @description One JSON `AuditEvent` per line (`application/x-ndjson`), oldest first, for a SIEM or an archive. `since` (inclusive) and `until` (exclusive) are at most 366 days apart; without them, the 366 days up to now. The response is streamed as it is read, a batch at a time, so an export of any size costs the server one batch of memory. To collect continuously, ask again from the `occurred_at` of the last line received and skip the ids already seen. At most 60 exports an hour per caller (429 `RATE_LIMITED` with `Retry-After`).
          *
-         *     **Access:** `org_admin` or above (session cookie or API key).
+         *     **Access:** `org_admin` or above (session cookie or API key). Rate limit: 60/hour per user (429 `RATE_LIMITED` beyond).
          */
         get: operations["exportAuditEvents"];
         put?: never;
@@ -168,7 +168,7 @@ export interface paths {
         };
         /**
          * List any organization's audit events, newest first (sys_admin)
-         * @description As `listAuditEvents`, for the organization named in the path. An unknown organization: 404 `RESOURCE_NOT_FOUND`. Newest first. Filters: `action`, `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; `since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. Without `limit`, every matching event, streamed 500 at a time. Events are never changed or deleted by any route; retention deletes them after `APP_AUDIT_RETENTION_DAYS`.
+         * @description As `listAuditEvents`, for the organization named in the path. An unknown organization: 404 `RESOURCE_NOT_FOUND`. Newest first. Filters: `action`, `actor_type` (`user`, `api_key`, `system`), `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; `since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. Without `limit`, every matching event, streamed 500 at a time. Events are never changed or deleted by any route; retention deletes them after `APP_AUDIT_RETENTION_DAYS`.
          *
          *     **Access:** `sys_admin` or above (session cookie only).
          */
@@ -401,6 +401,50 @@ export interface paths {
          */
         put: operations["updateCurrentUser"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/email-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email a sign-in link (same answer whether or not the account exists)
+         * @description Emails a link to `APP_BASE_WEB_URL/sign-in/email-link?token=…` when an active account has this email; the web page posts its token to `POST /auth/email-link/verify`. The link works once, for 15 minutes, and a newer one voids the older. Answers 202 the same way, in the same time, whatever the email. At most 3 requests an hour per client IP and 3 an hour per email (known or not): 429 `RATE_LIMITED` with `Retry-After`. Answers 404 `NOT_FOUND` when `APP_EMAIL_LINK_SIGNIN=false`.
+         *
+         *     **Access:** public. Rate limit: 3/hour per client IP (429 `RATE_LIMITED` beyond).
+         */
+        post: operations["requestEmailLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/email-link/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with the token of an emailed link; sets the session cookie, or the MFA challenge cookie when the user has MFA
+         * @description Takes the `token` of the emailed link. Signs in as `POST /auth/login` does: a new session cookie (a session cookie sent with the request is revoked first), or, with MFA on, `{mfa_required: true}` and the `mfa_challenge` cookie for `POST /auth/mfa/verify`. The email counts as verified from then on. An unknown, used or expired token is 400 `INVALID_TOKEN`; a suspended user or organization 401 `ACCOUNT_SUSPENDED`. Answers 404 `NOT_FOUND` when `APP_EMAIL_LINK_SIGNIN=false`.
+         *
+         *     **Access:** public.
+         */
+        post: operations["verifyEmailLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2155,7 +2199,9 @@ export interface operations {
                 cursor?: string;
                 /** @description What happened, dotted lower case */
                 action?: "login.succeeded" | "login.failed" | "logout" | "password.updated" | "password.reset" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_code_used" | "passkey.added" | "passkey.removed" | "session.revoked" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.suspended" | "member.activated" | "api_key.created" | "api_key.revoked" | "organization.settings_changed" | "organization.suspended" | "organization.activated" | "subscription.started" | "subscription.changed" | "subscription.ended" | "credit_pack.bought";
-                /** @description Only the events of this actor (a user's or an API key's id) */
+                /** @description Only the events of this kind of actor */
+                actor_type?: "user" | "api_key" | "system";
+                /** @description Only the events of this actor (a user's or an API key's id: add `actor_type` to tell them apart) */
                 actor_id?: number;
                 /** @description Only events at or after this time */
                 since?: string;
@@ -2260,6 +2306,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             "4XX": components["responses"]["UnreadableRequest"];
             default: components["responses"]["UnexpectedError"];
         };
@@ -2273,7 +2330,9 @@ export interface operations {
                 cursor?: string;
                 /** @description What happened, dotted lower case */
                 action?: "login.succeeded" | "login.failed" | "logout" | "password.updated" | "password.reset" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_code_used" | "passkey.added" | "passkey.removed" | "session.revoked" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.suspended" | "member.activated" | "api_key.created" | "api_key.revoked" | "organization.settings_changed" | "organization.suspended" | "organization.activated" | "subscription.started" | "subscription.changed" | "subscription.ended" | "credit_pack.bought";
-                /** @description Only the events of this actor (a user's or an API key's id) */
+                /** @description Only the events of this kind of actor */
+                actor_type?: "user" | "api_key" | "system";
+                /** @description Only the events of this actor (a user's or an API key's id: add `actor_type` to tell them apart) */
                 actor_id?: number;
                 /** @description Only events at or after this time */
                 since?: string;
@@ -3135,6 +3194,188 @@ export interface operations {
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    requestEmailLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    verifyEmailLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description `{user_id}`: signed in. `{mfa_required: true}`: go on with `POST /auth/mfa/verify` (no session yet) */
+            200: {
+                headers: {
+                    /** @description The session cookie, or the `mfa_challenge` cookie (both HttpOnly) */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user_id: number;
+                    } | {
+                        /** @constant */
+                        mfa_required: true;
+                    };
+                };
+            };
+            /** @description INVALID_TOKEN, MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCOUNT_SUSPENDED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

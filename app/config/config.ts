@@ -41,6 +41,8 @@ export interface AppConfig {
   cronSessionRetentionDays: number;
   jwtSecretKey: string;
   idp: { issuer: string; clientId: string; clientSecret: string } | undefined;
+  /** Emailed sign-in links (`/auth/email-link*`); off, both routes answer 404. */
+  emailLinkSignIn: boolean;
   email: EmailConfig;
   passwordHashCost: number;
   /** `apiBaseUrl`: another Stripe-compatible host (stripe-mock, a test double); undefined is Stripe's. */
@@ -139,6 +141,7 @@ const rawSchema = v.object({
   APP_IDP_ISSUER: v.optional(url, 'https://accounts.google.com'),
   APP_IDP_CLIENT_ID: v.optional(nonEmpty),
   APP_IDP_CLIENT_SECRET: v.optional(nonEmpty),
+  APP_EMAIL_LINK_SIGNIN: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'true'),
   APP_EMAIL_PROVIDER: v.optional(v.picklist(['stub', 'postmark', 'ses', 'azure'], 'must be stub, postmark, ses or azure')),
   APP_POSTMARK_API_KEY: v.optional(nonEmpty),
   APP_POSTMARK_SENDER_ADDRESS: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
@@ -304,6 +307,7 @@ function build(raw: Raw): LoadedConfig {
     cronSessionRetentionDays: raw.APP_CRON_SESSION_RETENTION_DAYS,
     jwtSecretKey,
     idp,
+    emailLinkSignIn: raw.APP_EMAIL_LINK_SIGNIN === 'true',
     email,
     passwordHashCost: raw.APP_PASSWORD_HASH_COST,
     stripe,

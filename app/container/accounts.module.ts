@@ -3,6 +3,7 @@ import { TOKENS } from './tokens';
 import { MfaChallengeCookie, SessionCookie } from '../http/session-cookie';
 import { sessionRoutes } from '../http/routes/sessions.routes';
 import { accountRoutes } from '../http/routes/accounts.routes';
+import { emailLinkRoutes } from '../http/routes/email-link.routes';
 import { PostgresUserRepository } from '../../adapters/postgres/postgres-user-repository';
 import { PostgresOrganizationRepository } from '../../adapters/postgres/postgres-organization-repository';
 import { PostgresSessionStore } from '../../adapters/postgres/postgres-session-store';
@@ -30,6 +31,8 @@ import { RevokeSession } from '../../core/accounts/revoke-session.use-case';
 import { RevokeOtherSessions } from '../../core/accounts/revoke-other-sessions.use-case';
 import { SessionActivity } from '../../core/accounts/session-activity';
 import { LoginThrottle } from '../../core/accounts/login-throttle';
+import { RequestEmailLink } from '../../core/accounts/request-email-link.use-case';
+import { VerifyEmailLink } from '../../core/accounts/verify-email-link.use-case';
 import { FailedSignIns } from '../../core/accounts/failed-sign-ins';
 
 function accountsPorts(ctx: ResolutionContext): AccountsPorts {
@@ -112,6 +115,8 @@ export function accountsModule(): ContainerModule {
         listSessions: new ListSessions(deps),
         revokeSession: new RevokeSession(deps),
         revokeOtherSessions: new RevokeOtherSessions(deps),
+        requestEmailLink: new RequestEmailLink(deps),
+        verifyEmailLink: new VerifyEmailLink(deps),
       };
     });
 
@@ -125,6 +130,13 @@ export function accountsModule(): ContainerModule {
         signupOpen: ctx.get(TOKENS.AccountsSettings).mode === 'b2c',
         afterResponse: ctx.get(TOKENS.AfterResponse),
       }),
+    );
+    bind(TOKENS.Routes).toDynamicValue((ctx) =>
+      emailLinkRoutes(
+        ctx.get(TOKENS.AccountUseCases),
+        { session: ctx.get(TOKENS.SessionCookie), challenge: ctx.get(TOKENS.MfaChallengeCookie) },
+        { enabled: ctx.get(TOKENS.Config).emailLinkSignIn, afterResponse: ctx.get(TOKENS.AfterResponse) },
+      ),
     );
     bind(TOKENS.Routes).toDynamicValue((ctx) => sessionRoutes(ctx.get(TOKENS.AccountUseCases), ctx.get(TOKENS.SessionCookie)));
   });

@@ -64,6 +64,7 @@ export function idpModule(): ContainerModule {
           organizations: ctx.get(TOKENS.OrganizationRepository),
           clock: ctx.get(TOKENS.Clock),
           unitOfWork: ctx.get(TOKENS.UnitOfWork),
+          audit: ctx.get(TOKENS.AuditLog),
         }),
         settings: ctx.get(TOKENS.AccountsSettings),
         signInCompletion: ctx.get(TOKENS.SignInCompletion),

@@ -6,6 +6,7 @@ import type { IdpBindingCookie } from '../http/idp-binding-cookie';
 import type { AfterResponse } from '../http/after-response';
 import type { AnyRoute } from '../http/route';
 import type { AccountUseCases } from '../http/routes/accounts.routes';
+import type { EmailLinkUseCases } from '../http/routes/email-link.routes';
 import type { BillingUseCases } from '../http/routes/billing.routes';
 import type { NoteUseCases } from '../http/routes/notes.routes';
 import type { PlanUseCases } from '../http/routes/plans.routes';
@@ -130,7 +131,7 @@ export const TOKENS = {
   SessionActivity: token<SessionActivity>('SessionActivity'),
   LoginThrottle: token<LoginThrottle>('LoginThrottle'),
   FailedSignIns: token<FailedSignIns>('FailedSignIns'),
-  AccountUseCases: token<AccountUseCases & SessionUseCases & { authenticateSession: AuthenticateSession }>('AccountUseCases'),
+  AccountUseCases: token<AccountUseCases & SessionUseCases & EmailLinkUseCases & { authenticateSession: AuthenticateSession }>('AccountUseCases'),
   // second factor
   AtRestEncryption: token<AtRestEncryption>('AtRestEncryption'),
   TotpVerifier: token<TotpVerifier>('TotpVerifier'),

@@ -85,3 +85,4 @@ export interface IdpLoginDeps extends IdpLoginPorts {
 
 export const VERIFY_EMAIL_TTL_SECONDS = 24 * 3600;
 export const RESET_PASSWORD_TTL_SECONDS = 3600;
+export const EMAIL_LINK_TTL_SECONDS = 15 * 60;

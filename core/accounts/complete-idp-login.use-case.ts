@@ -102,7 +102,7 @@ export class CompleteIdpLogin {
     // No network inside: the provider has been heard from already.
     return this.deps.unitOfWork.transaction(async () => {
       const now = this.deps.clock.now();
-      const { userId, outcome } = await resolveIdpAccount(this.deps, this.deps.settings.mode, identity, now, invitationHash);
+      const { userId, outcome } = await resolveIdpAccount(this.deps, this.deps.settings.mode, identity, now, invitationHash, input.origin);
       if (input.presentedToken) {
         const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(input.presentedToken));
         if (previous) await this.deps.sessions.revoke(previous.sessionId);

@@ -1,3 +1,4 @@
+import { revokePresentedSession } from './presented-session';
 import { DomainError } from '../shared/domain-error';
 import type { SignInOutcome } from './sign-in-completion.port';
 import type { AccountsDeps } from './accounts-deps';
@@ -58,10 +59,7 @@ export class Login {
       throw new DomainError('EMAIL_NOT_VERIFIED', 'Verify your email address before logging in');
     }
     await this.upgradeHash(user, input.password);
-    if (input.presentedToken) {
-      const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(input.presentedToken));
-      if (previous) await this.deps.sessions.revoke(previous.sessionId);
-    }
+    await revokePresentedSession(this.deps, input.presentedToken);
     const outcome = await this.deps.signInCompletion.complete(
       { userId: user.id, organizationId: user.organizationId, credentialsVersion: user.credentialsVersion, method: 'password' },
       input.origin,

@@ -1,6 +1,6 @@
 import type { AccountsDeps } from './accounts-deps';
 import type { UserCaller } from '../access/caller';
-import { auditActor, auditOrigin } from '../audit/audit-actor';
+import { eventBy } from '../audit/audit-actor';
 
 /** Revokes the caller's current session (the cookie is cleared by the HTTP layer), recording `logout` with it. */
 export class Logout {
@@ -9,14 +9,7 @@ export class Logout {
   async execute(caller: UserCaller): Promise<void> {
     await this.deps.unitOfWork.transaction(async () => {
       await this.deps.sessions.revoke(caller.sessionId);
-      await this.deps.audit.record({
-        organizationId: caller.organizationId,
-        action: 'logout',
-        actor: auditActor(caller),
-        target: { type: 'session', id: String(caller.sessionId) },
-        origin: auditOrigin(caller),
-        details: {},
-      });
+      await this.deps.audit.record(eventBy(caller, 'logout', { type: 'session', id: String(caller.sessionId) }));
     });
   }
 }

@@ -1,6 +1,6 @@
 import type { AccountsDeps } from './accounts-deps';
 import type { UserCaller } from '../access/caller';
-import { auditActor, auditOrigin } from '../audit/audit-actor';
+import { eventBy } from '../audit/audit-actor';
 
 /**
  * Ends every session of the caller except the one in use; returns how many. When there were any,
@@ -12,16 +12,7 @@ export class RevokeOtherSessions {
   async execute(caller: UserCaller): Promise<{ revoked: number }> {
     const revoked = await this.deps.unitOfWork.transaction(async () => {
       const count = await this.deps.sessions.revokeAllForUser(caller.userId, caller.sessionId);
-      if (count > 0) {
-        await this.deps.audit.record({
-          organizationId: caller.organizationId,
-          action: 'session.revoked',
-          actor: auditActor(caller),
-          target: null,
-          origin: auditOrigin(caller),
-          details: { others: true, revoked: count },
-        });
-      }
+      if (count > 0) await this.deps.audit.record(eventBy(caller, 'session.revoked', null, { others: true, revoked: count }));
       return count;
     });
     return { revoked };

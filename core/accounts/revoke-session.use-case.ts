@@ -1,7 +1,7 @@
 import { resourceNotFound } from '../shared/domain-error';
 import type { AccountsDeps } from './accounts-deps';
 import type { UserCaller } from '../access/caller';
-import { auditActor, auditOrigin } from '../audit/audit-actor';
+import { eventBy } from '../audit/audit-actor';
 
 /**
  * Ends one of the caller's sessions (the current one included: that is a logout). Another
@@ -15,14 +15,7 @@ export class RevokeSession {
     const revokedCurrent = input.sessionId === caller.sessionId;
     await this.deps.unitOfWork.transaction(async () => {
       if (!(await this.deps.sessions.revokeOwned(caller.userId, input.sessionId))) throw resourceNotFound('session', input.sessionId);
-      await this.deps.audit.record({
-        organizationId: caller.organizationId,
-        action: 'session.revoked',
-        actor: auditActor(caller),
-        target: { type: 'session', id: String(input.sessionId) },
-        origin: auditOrigin(caller),
-        details: { current: revokedCurrent },
-      });
+      await this.deps.audit.record(eventBy(caller, 'session.revoked', { type: 'session', id: String(input.sessionId) }, { current: revokedCurrent }));
     });
     return { revokedCurrent };
   }

@@ -2,7 +2,7 @@ import type { AccountsDeps } from './accounts-deps';
 import { DomainError } from '../shared/domain-error';
 import type { UserCaller } from '../access/caller';
 import { assertValidPassword } from './password-policy';
-import { auditActor, auditOrigin } from '../audit/audit-actor';
+import { eventBy } from '../audit/audit-actor';
 
 /**
  * Changes the password of the logged-in user, given the current one. Keeps the current session,
@@ -28,14 +28,7 @@ export class UpdatePassword {
       const revoked = await this.deps.sessions.revokeAllForUser(user.id, caller.sessionId);
       await this.deps.sessions.renewCredentials(caller.sessionId, version);
       await this.deps.tokens.revokeAll(user.id, 'reset_password');
-      await this.deps.audit.record({
-        organizationId: caller.organizationId,
-        action: 'password.updated',
-        actor: auditActor(caller),
-        target: null,
-        origin: auditOrigin(caller),
-        details: { revoked_sessions: revoked },
-      });
+      await this.deps.audit.record(eventBy(caller, 'password.updated', null, { revoked_sessions: revoked }));
     });
   }
 }

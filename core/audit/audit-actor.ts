@@ -1,5 +1,5 @@
 import type { Caller } from '../access/caller';
-import type { AuditActor, AuditOrigin } from './audit-event';
+import type { AuditAction, AuditActor, AuditOrigin, AuditTarget, NewAuditEvent } from './audit-event';
 
 /** The origin of a change no request made (a job, the CLI, a provider's webhook). */
 export const NO_ORIGIN: AuditOrigin = Object.freeze({ ip: null, userAgent: null });
@@ -21,4 +21,12 @@ export function auditActor(caller: Caller): AuditActor {
 export function auditOrigin(caller: Caller): AuditOrigin {
   // Copied: the edge's origin may be computed lazily, and an event keeps plain values.
   return caller.origin ? { ip: caller.origin.ip, userAgent: caller.origin.userAgent } : NO_ORIGIN;
+}
+
+/**
+ * The event of a change an authenticated request made in its own organization: the caller as the
+ * actor, the request's origin. What most audited use cases record.
+ */
+export function eventBy(caller: Caller, action: AuditAction, target: AuditTarget | null = null, details: Record<string, unknown> = {}): NewAuditEvent {
+  return { organizationId: caller.organizationId, action, actor: auditActor(caller), target, origin: auditOrigin(caller), details };
 }

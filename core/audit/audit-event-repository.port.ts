@@ -1,8 +1,10 @@
-import type { AuditAction, AuditEvent } from './audit-event';
+import type { AuditAction, AuditActorType, AuditEvent } from './audit-event';
 
 /** Which events a listing keeps: all of them when a field is absent. `since` inclusive, `until` exclusive. */
 export interface AuditFilter {
   action?: AuditAction;
+  /** A user's and an API key's ids may coincide: the type tells them apart. */
+  actorType?: AuditActorType;
   actorId?: number;
   since?: Date;
   until?: Date;

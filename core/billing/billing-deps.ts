@@ -17,7 +17,7 @@ export interface BillingDeps {
   subscriptions: SubscriptionRepository;
   /** What a subscription checkout may sell: the products of active plans. */
   products: ProductCatalogue;
-  organizations: Pick<OrganizationRepository, 'findById' | 'findSettings' | 'updateSettings'>;
+  organizations: Pick<OrganizationRepository, 'findById' | 'findSettings' | 'updateSettings' | 'lock'>;
   /** Null until credit packs are sold: a paid one then fails, so the provider redelivers it later. */
   creditPacks: CreditPackFulfilment | null;
   /** The packs on sale (APP_AI_CREDIT_PACKS). */

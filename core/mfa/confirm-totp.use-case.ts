@@ -2,7 +2,7 @@ import type { UserCaller } from '../access/caller';
 import { DomainError } from '../shared/domain-error';
 import { totpSecretContext, TOTP_WINDOW, type MfaDeps } from './mfa-deps';
 import { normalizeRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes';
-import { auditActor, auditOrigin } from '../audit/audit-actor';
+import { eventBy } from '../audit/audit-actor';
 
 const invalidCode = () => new DomainError('INVALID_MFA_CODE', 'The code is wrong or was already used');
 
@@ -33,14 +33,7 @@ export class ConfirmTotp {
       });
       if (!confirmed) throw notPending(true);
       const revoked = await this.deps.sessions.revokeAllForUser(caller.userId, caller.sessionId);
-      await this.deps.audit.record({
-        organizationId: caller.organizationId,
-        action: 'mfa.enabled',
-        actor: auditActor(caller),
-        target: null,
-        origin: auditOrigin(caller),
-        details: { factor: 'totp', revoked_sessions: revoked },
-      });
+      await this.deps.audit.record(eventBy(caller, 'mfa.enabled', null, { factor: 'totp', revoked_sessions: revoked }));
     });
     return { recoveryCodes };
   }

@@ -2,7 +2,7 @@ import type { UserCaller } from '../access/caller';
 import { DomainError } from '../shared/domain-error';
 import type { MfaDeps } from './mfa-deps';
 import { acceptTotpCode } from './totp-code';
-import { auditActor, auditOrigin } from '../audit/audit-actor';
+import { eventBy } from '../audit/audit-actor';
 
 export interface DisableTotpInput {
   password?: string | undefined;
@@ -52,14 +52,7 @@ export class DisableTotp {
     await this.deps.unitOfWork.transaction(async () => {
       await this.deps.mfa.removeAll(user.id);
       if (!factor?.confirmedAt) return;
-      await this.deps.audit.record({
-        organizationId: user.organizationId,
-        action: 'mfa.disabled',
-        actor: auditActor(caller),
-        target: null,
-        origin: auditOrigin(caller),
-        details: { factor: 'totp', proof: user.passwordHash !== null ? 'password' : 'code' },
-      });
+      await this.deps.audit.record(eventBy(caller, 'mfa.disabled', null, { factor: 'totp', proof: user.passwordHash !== null ? 'password' : 'code' }));
     });
   }
 }

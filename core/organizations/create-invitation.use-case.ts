@@ -44,6 +44,7 @@ export class CreateInvitation {
       | 'passwordHasher'
       | 'rateLimiter'
       | 'settings'
+      | 'audit'
     >,
   ) {}
 
@@ -60,7 +61,7 @@ export class CreateInvitation {
     return this.deps.unitOfWork.transaction(async () => {
       const organization = await this.deps.organizations.findById(caller.organizationId);
       if (!organization) throw resourceNotFound('organization', caller.organizationId);
-      return issueInvitation(this.deps, this.deps.settings, { organization, email, role: input.role, invitedByUserId: caller.userId });
+      return issueInvitation(this.deps, this.deps.settings, { organization, email, role: input.role, invitedBy: caller });
     });
   }
 

@@ -13,14 +13,15 @@ export interface CreateOrganizationInput {
 
 /**
  * A sys_admin creates an organization and invites its first `org_admin`. The organization, the
- * invitation and its email commit together: an address that already has an account
+ * invitation, its email and its `invitation.created` event (in the new organization's audit log)
+ * commit together: an address that already has an account
  * (EMAIL_ALREADY_EXISTS) leaves no organization behind.
  */
 export class CreateOrganization {
   constructor(
     private readonly deps: Pick<
       OrganizationsDeps,
-      'organizations' | 'users' | 'invitations' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox' | 'unitOfWork' | 'settings'
+      'organizations' | 'users' | 'invitations' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox' | 'unitOfWork' | 'settings' | 'audit'
     >,
   ) {}
 
@@ -32,7 +33,7 @@ export class CreateOrganization {
         organization,
         email: normalizeEmail(input.adminEmail),
         role: 'org_admin',
-        invitedByUserId: caller.userId,
+        invitedBy: caller,
       });
       return { organization, invitation };
     });

@@ -1,7 +1,7 @@
 import type { UserCaller } from '../access/caller';
 import { resourceNotFound } from '../shared/domain-error';
 import type { PasskeysDeps } from './passkeys-deps';
-import { auditActor, auditOrigin } from '../audit/audit-actor';
+import { eventBy } from '../audit/audit-actor';
 
 /**
  * Deletes one of the caller's passkeys; another user's passkey is as missing as an unknown one.
@@ -14,14 +14,7 @@ export class DeletePasskey {
   async execute(caller: UserCaller, input: { passkeyId: number }): Promise<void> {
     await this.deps.unitOfWork.transaction(async () => {
       if (!(await this.deps.passkeys.delete(caller.userId, input.passkeyId))) throw resourceNotFound('passkey', input.passkeyId);
-      await this.deps.audit.record({
-        organizationId: caller.organizationId,
-        action: 'passkey.removed',
-        actor: auditActor(caller),
-        target: { type: 'passkey', id: String(input.passkeyId) },
-        origin: auditOrigin(caller),
-        details: {},
-      });
+      await this.deps.audit.record(eventBy(caller, 'passkey.removed', { type: 'passkey', id: String(input.passkeyId) }));
     });
   }
 }

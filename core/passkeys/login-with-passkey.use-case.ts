@@ -1,3 +1,4 @@
+import { revokePresentedSession } from '../accounts/presented-session';
 import type { IssuedSession } from '../accounts/session-issuer';
 import type { SessionOrigin } from '../accounts/session-store.port';
 import { DomainError } from '../shared/domain-error';
@@ -63,10 +64,7 @@ export class LoginWithPasskey {
       failed('account_suspended');
       throw new DomainError('ACCOUNT_SUSPENDED', 'This account is suspended');
     }
-    if (input.presentedToken) {
-      const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(input.presentedToken));
-      if (previous) await this.deps.sessions.revoke(previous.sessionId);
-    }
+    await revokePresentedSession(this.deps, input.presentedToken);
     const session = await this.deps.sessionIssuer.issue(
       { userId: user.id, organizationId: user.organizationId, credentialsVersion: user.credentialsVersion, method: 'passkey' },
       input.origin,

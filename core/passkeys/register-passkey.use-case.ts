@@ -3,7 +3,7 @@ import { DomainError } from '../shared/domain-error';
 import { defaultPasskeyName, type Passkey } from './passkey';
 import { takeLiveChallenge } from './pending-challenge';
 import type { PasskeysDeps } from './passkeys-deps';
-import { auditActor, auditOrigin } from '../audit/audit-actor';
+import { eventBy } from '../audit/audit-actor';
 
 export interface RegisterPasskeyInput {
   /** The browser's `RegistrationResponseJSON`, as it came. */
@@ -44,14 +44,8 @@ export class RegisterPasskey {
       createdAt: now,
       });
       if (!passkey) return null;
-      await this.deps.audit.record({
-        organizationId: caller.organizationId,
-        action: 'passkey.added',
-        actor: auditActor(caller),
-        target: { type: 'passkey', id: String(passkey.id) },
-        origin: auditOrigin(caller),
-        details: { name: passkey.name, device_type: passkey.deviceType, backed_up: passkey.backedUp },
-      });
+      const details = { name: passkey.name, device_type: passkey.deviceType, backed_up: passkey.backedUp };
+      await this.deps.audit.record(eventBy(caller, 'passkey.added', { type: 'passkey', id: String(passkey.id) }, details));
       return passkey;
     });
     if (!created) throw refused('this credential is already registered');

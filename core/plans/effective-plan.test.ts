@@ -26,6 +26,7 @@ async function setup() {
     organizations: h.ports.organizations,
     creditPacks: null,
     unitOfWork: h.store.unitOfWork,
+    audit: h.ports.audit,
     clock: h.clock,
     logger: recordingLogger(),
   });

@@ -13,7 +13,7 @@ import type { RawResult, RequestSpec } from 'autocannon';
 import type { Database } from '../../adapters/postgres/database';
 import { createTestDatabase } from '../support/postgres';
 import { insertOrganization, testSessions } from '../support/sessions';
-import { startAppChild } from './children';
+import { startBenchApp } from './children';
 import { atCleanUp, runBench } from './lifecycle';
 import { cannon, summarize, type Measured } from './load';
 import { describeLoad, judged, startMachineLoad } from './quiet-machine';
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     keys.headers.push({ authorization: `Bearer ${await apiKey(database, organizationId, session.userId)}` });
   }
   // The per-key limit (600/min by default) would turn most of this load into 429s: lift it.
-  const app = await startAppChild('api-key', db.url, { APP_API_KEY_RATE_LIMIT: '1000000' });
+  const app = await startBenchApp(db.url, { APP_API_KEY_RATE_LIMIT: '1000000' });
   for (const credentials of [cookies, keys]) {
     const res = await fetch(`${app.url}/projects`, { headers: credentials.headers[0] });
     if (res.status !== 200) throw new Error(`${credentials.label}: GET /projects answered ${res.status}`);

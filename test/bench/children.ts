@@ -121,12 +121,11 @@ async function waitUntilReady(server: ServerChild, path: string, timeoutMs: numb
 }
 
 /**
- * The app (`app/main.ts`, as `npm start` runs it) as a child process on a free port over
- * `databaseUrl`, at `APP_LOG_LEVEL=warn` (no access line per request), its log in a temporary
- * folder that the clean-up removes, stopped at clean-up too; `env` adds or overrides settings.
+ * The app (`app/main.ts`, `APP_LOG_LEVEL=warn`) on `databaseUrl` and a free port, its log in a
+ * temp dir: both stopped and removed at clean-up. `env` adds or overrides settings.
  */
-export async function startAppChild(bench: string, databaseUrl: string, env: Record<string, string> = {}): Promise<ServerChild> {
-  const logDir = await mkdtemp(join(tmpdir(), `tk-${bench}-bench-`));
+export async function startBenchApp(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerChild> {
+  const logDir = await mkdtemp(join(tmpdir(), 'tk-bench-app-'));
   atCleanUp(() => rm(logDir, { recursive: true, force: true }));
   const port = await freePort();
   const app = await startServerChild({

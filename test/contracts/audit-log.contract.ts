@@ -111,6 +111,10 @@ export function describeAuditLogContract(name: string, setup: () => Promise<Audi
       expect(await list({ since: new Date(T0.getTime() + 60_000) })).toEqual(['logout@120', 'logout@60']);
       expect(await list({ until: new Date(T0.getTime() + 60_000) })).toEqual(['login.failed@0']);
       expect(await list({ action: 'logout', actorId: alice.id, since: T0, until: new Date(T0.getTime() + 61_000) })).toEqual(['logout@60']);
+      // A key with the user's id: the actor's type tells them apart.
+      await h.audit.record(anEvent({ action: 'logout', actor: { type: 'api_key', id: alice.id } }));
+      expect(await list({ actorId: alice.id, actorType: 'user' })).toEqual(['logout@60', 'login.failed@0']);
+      expect(await list({ actorType: 'api_key' })).toEqual(['logout@120']);
     });
 
     it('reads an export oldest first, in batches after an id, within [since, until)', async () => {

@@ -5,6 +5,7 @@ import type { Caller } from '../../core/access/caller';
 import { ChangeMemberRole } from '../../core/organizations/change-member-role.use-case';
 import { RemoveMember } from '../../core/organizations/remove-member.use-case';
 import { PostgresSessionStore } from '../../adapters/postgres/postgres-session-store';
+import { PostgresAuditLog } from '../../adapters/postgres/postgres-audit-log';
 import { createTestDatabase, requirePostgres, type TestDatabase } from '../support/postgres';
 import { describeInvitationRepositoryContract } from './invitation-repository.contract';
 import { postgresOrganizationsHarness } from './postgres-organizations-harness';
@@ -34,6 +35,7 @@ describe.skipIf(!postgres)('organizations adapters on PostgreSQL', () => {
       organizations: new PostgresOrganizationRepository(database),
       sessions: new PostgresSessionStore(database),
       unitOfWork: database,
+      audit: new PostgresAuditLog(database),
     };
     const change = new ChangeMemberRole(ports);
     const remove = new RemoveMember(ports);

@@ -105,6 +105,8 @@ describe.skipIf(!postgres)('audit log over HTTP', () => {
     expect(await list({ action: 'login.failed' })).toEqual(events.filter((e) => e.action === 'login.failed').map((e) => e.id));
     expect(await list({ actor_id: adaId })).toEqual(events.map((e) => e.id));
     expect(await list({ actor_id: adaId + 1000 })).toEqual([]);
+    expect(await list({ actor_type: 'user', actor_id: adaId })).toEqual(events.map((e) => e.id));
+    expect(await list({ actor_type: 'api_key' })).toEqual([]);
     const logoutAt = events[1]!.occurred_at;
     expect(await list({ since: logoutAt })).toEqual(events.filter((e) => e.occurred_at >= logoutAt).map((e) => e.id));
     expect(await list({ until: logoutAt })).toEqual(events.filter((e) => e.occurred_at < logoutAt).map((e) => e.id));
@@ -112,6 +114,7 @@ describe.skipIf(!postgres)('audit log over HTTP', () => {
     const bad = (query: Record<string, string>) => admin.GET('/audit-events', { params: { query: query as never } });
     expect(expectApiError(await bad({ action: 'member.exploded' }), 422, 'VALIDATION_ERROR')).toHaveProperty(['query.action']);
     expect(expectApiError(await bad({ actor_id: 'ada' }), 422, 'VALIDATION_ERROR')).toHaveProperty(['query.actor_id']);
+    expect(expectApiError(await bad({ actor_type: 'robot' }), 422, 'VALIDATION_ERROR')).toHaveProperty(['query.actor_type']);
     expect(expectApiError(await bad({ since: 'yesterday' }), 422, 'VALIDATION_ERROR')).toHaveProperty(['query.since']);
     expect(expectApiError(await bad({ since: '2026-11-21T10:00:00Z', until: '2026-11-21T10:00:00Z' }), 422, 'VALIDATION_ERROR')).toEqual({
       'query.until': 'Must be later than since',
@@ -181,6 +184,17 @@ describe.skipIf(!postgres)('audit log over HTTP', () => {
     expect(empty.data ?? '').toBe('');
   });
 
+  it('allows 60 exports an hour per caller, then answers 429 with Retry-After', async () => {
+    const collector = clientWith((await sessions.loginAs('org_admin', organizationId)).token);
+    const range = { since: '2024-01-01T00:00:00Z', until: '2024-01-02T00:00:00Z' };
+    for (let i = 0; i < 60; i += 1) expect((await collector.GET('/audit-events/export', { params: { query: range }, parseAs: 'text' })).response.status).toBe(200);
+    const limited = await collector.GET('/audit-events/export', { params: { query: range }, parseAs: 'text' });
+    expect(limited.response.status).toBe(429);
+    expect(Number(limited.response.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another caller has a budget of their own.
+    expect((await admin.GET('/audit-events/export', { params: { query: range }, parseAs: 'text' })).response.status).toBe(200);
+  });
+
   it("gives a sys_admin any organization's log, and 404 for one that does not exist", async () => {
     const root = clientWith((await sessions.loginAs('sys_admin', await sessions.newOrganization('System'))).token);
     const theirs = await root.GET('/organizations/{organization_id}/audit-events', { params: { path: { organization_id: organizationId }, query: { limit: 1000 } } });
@@ -208,5 +222,26 @@ describe.skipIf(!postgres)('audit log over HTTP', () => {
     const [first] = await allEvents();
     const res = await app.request(`/audit-events/${first!.id}`, { method: 'DELETE' });
     expect(res.status).toBe(404);
+  });
+
+  it('on PostgreSQL, an event the database refuses takes its change down with it, and a refused change writes no event', async () => {
+    const b = clientBrowser(app, { subnet: '198.18', userAgent: USER_AGENT });
+    expect((await b.api.POST('/auth/login', { body: { email: 'ada@example.com', password: PASSWORD } })).response.status).toBe(200);
+    const before = (await allEvents()).length;
+    // The database now refuses any logout event: the logout must fail whole, its session alive.
+    await sql(`alter table audit_event add constraint refuse_logout_events check (action <> 'logout') not valid`);
+    try {
+      expect((await b.api.POST('/auth/logout')).response.status).toBe(500);
+      expect((await b.api.GET('/users/me')).response.status).toBe(200);
+    } finally {
+      await sql('alter table audit_event drop constraint refuse_logout_events');
+    }
+    // A password change refused (wrong current password) changes nothing and records nothing.
+    expectApiError(await b.api.POST('/password/update', { body: { current_password: WRONG, new_password: 'another password' } }), 400, 'INVALID_CURRENT_PASSWORD');
+    const after = await allEvents();
+    expect(after.length).toBe(before);
+    expect(after[0]!.action).toBe('login.succeeded');
+    expect((await b.api.POST('/auth/logout')).response.status).toBe(204);
+    expect((await allEvents())[0]!.action).toBe('logout');
   });
 });

@@ -173,6 +173,13 @@ describe('loadConfig', () => {
     ]);
   });
 
+  test('email sign-in links are on unless APP_EMAIL_LINK_SIGNIN=false, and nothing but true or false is taken', () => {
+    expect(loadConfig({}).config.emailLinkSignIn).toBe(true);
+    expect(loadConfig({ APP_EMAIL_LINK_SIGNIN: 'false' }).config.emailLinkSignIn).toBe(false);
+    expect(loadConfig({ APP_EMAIL_LINK_SIGNIN: 'true' }).config.emailLinkSignIn).toBe(true);
+    expect(configError({ APP_EMAIL_LINK_SIGNIN: 'off' }).problems).toEqual(['APP_EMAIL_LINK_SIGNIN must be true or false']);
+  });
+
   test('an email provider needs its own settings', () => {
     const { APP_POSTMARK_API_KEY: _k, APP_POSTMARK_SENDER_ADDRESS: _a, APP_POSTMARK_SENDER_NAME: _n, ...withoutPostmark } = PROD;
     const error = configError(withoutPostmark);

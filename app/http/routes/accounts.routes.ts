@@ -1,6 +1,7 @@
 import { defineRoute, NEW_MEMBER_LOCATION, type AnyRoute } from '../route';
 import type { MfaChallengeCookie, SessionCookie } from '../session-cookie';
 import type { AfterResponse } from '../after-response';
+import { signInReply } from '../sign-in-reply';
 import { LoginResponse } from '../schemas/security.schemas';
 import { sessionOrigin } from '../../../core/accounts/session-issuer';
 import {
@@ -203,14 +204,7 @@ export function accountRoutes(
           presentedToken: cookie.read(ctx),
           origin: sessionOrigin(ctx.get('User-Agent'), clientIp),
         });
-        if (outcome.kind === 'mfa_required') {
-          // The presented session (if any) is gone: clear its cookie along with issuing the challenge.
-          if (cookie.read(ctx)) cookie.clear(ctx);
-          challengeCookie.set(ctx, outcome.challenge.token);
-          return { status: 200, body: { mfa_required: true } };
-        }
-        cookie.set(ctx, outcome.session.token);
-        return { status: 200, body: { user_id: outcome.userId } };
+        return signInReply(ctx, outcome, { session: cookie, challenge: challengeCookie });
       },
     }),
     defineRoute({

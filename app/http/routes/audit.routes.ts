@@ -39,6 +39,7 @@ type ListQuery = v.InferOutput<typeof ListAuditEventsQuery>;
 
 const filterOf = (query: ListQuery): AuditFilter => ({
   ...(query.action === undefined ? {} : { action: query.action }),
+  ...(query.actor_type === undefined ? {} : { actorType: query.actor_type }),
   ...(query.actor_id === undefined ? {} : { actorId: query.actor_id }),
   ...(query.since === undefined ? {} : { since: query.since }),
   ...(query.until === undefined ? {} : { until: query.until }),
@@ -47,6 +48,7 @@ const filterOf = (query: ListQuery): AuditFilter => ({
 /** The filters again, for the next page's link: a page of a filtered list continues that list. */
 const filterParams = (query: ListQuery): Record<string, string> => ({
   ...(query.action === undefined ? {} : { action: query.action }),
+  ...(query.actor_type === undefined ? {} : { actor_type: query.actor_type }),
   ...(query.actor_id === undefined ? {} : { actor_id: String(query.actor_id) }),
   ...(query.since === undefined ? {} : { since: query.since.toISOString() }),
   ...(query.until === undefined ? {} : { until: query.until.toISOString() }),
@@ -54,8 +56,11 @@ const filterParams = (query: ListQuery): Record<string, string> => ({
 
 const TAG = 'Audit';
 
+/** An export may read a year of events: enough for a collector every few minutes, not for a loop. */
+const EXPORT_LIMIT = { bucket: 'audit-export', rule: '60/hour', per: 'user' } as const;
+
 const LIST_DESCRIPTION =
-  'Newest first. Filters: `action`, `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; ' +
+  'Newest first. Filters: `action`, `actor_type` (`user`, `api_key`, `system`), `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; ' +
   '`since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. ' +
   `Without \`limit\`, every matching event, streamed ${STREAM_BATCH} at a time. Events are never changed or deleted by any route; retention deletes them after \`APP_AUDIT_RETENTION_DAYS\`.`;
 
@@ -92,10 +97,12 @@ export function auditRoutes(useCases: AuditUseCases, options: { baseApiUrl: stri
       description:
         'One JSON `AuditEvent` per line (`application/x-ndjson`), oldest first, for a SIEM or an archive. `since` (inclusive) and `until` (exclusive) are at most 366 days apart; ' +
         'without them, the 366 days up to now. The response is streamed as it is read, a batch at a time, so an export of any size costs the server one batch of memory. ' +
-        'To collect continuously, ask again from the `occurred_at` of the last line received and skip the ids already seen.',
+        'To collect continuously, ask again from the `occurred_at` of the last line received and skip the ids already seen. ' +
+        'At most 60 exports an hour per caller (429 `RATE_LIMITED` with `Retry-After`).',
       access: 'org_admin',
       // A SIEM export is a script's job: an org_admin key reads the organization's log too.
       apiKeys: 'accepted',
+      rateLimit: EXPORT_LIMIT,
       query: ExportAuditEventsQuery,
       responses: { 200: { description: 'One AuditEvent JSON object per line', mediaType: 'application/x-ndjson' } },
       handler: async ({ caller, query, ctx }) => {

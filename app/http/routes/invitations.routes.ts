@@ -11,6 +11,7 @@ import {
   ListInvitationsQuery,
 } from '../schemas/organization.schemas';
 import type { Invitation } from '../../../core/organizations/invitation';
+import { sessionOrigin } from '../../../core/accounts/session-issuer';
 import type { AcceptInvitation } from '../../../core/organizations/accept-invitation.use-case';
 import type { CreateInvitation } from '../../../core/organizations/create-invitation.use-case';
 import type { ListInvitations } from '../../../core/organizations/list-invitations.use-case';
@@ -102,12 +103,13 @@ export function invitationRoutes(useCases: InvitationUseCases, options: { baseAp
       body: AcceptInvitationRequest,
       responses: { 201: { description: 'The new user', schema: AcceptedInvitationResponse, headers: { Location: NEW_MEMBER_LOCATION } } },
       errors: ['INVALID_TOKEN', 'EMAIL_ALREADY_EXISTS'],
-      handler: async ({ body, ctx }) => {
+      handler: async ({ body, ctx, clientIp }) => {
         const { userId } = await useCases.acceptInvitation.execute({
           token: body.token,
           password: body.password,
           firstName: body.first_name,
           lastName: body.last_name,
+          origin: sessionOrigin(ctx.get('User-Agent'), clientIp),
         });
         ctx.set('Location', `/members/${userId}`);
         return { status: 201, body: { user_id: userId } };

@@ -21,7 +21,8 @@ export const AuditActionName = v.pipe(v.picklist(AUDIT_ACTIONS, `Must be one of:
 
 const filters = {
   action: v.optional(AuditActionName),
-  actor_id: v.optional(integerParam(1, Number.MAX_SAFE_INTEGER, "Only the events of this actor (a user's or an API key's id)")),
+  actor_type: v.optional(v.pipe(v.picklist(['user', 'api_key', 'system'], 'Must be one of: user, api_key, system'), v.description('Only the events of this kind of actor'))),
+  actor_id: v.optional(integerParam(1, Number.MAX_SAFE_INTEGER, "Only the events of this actor (a user's or an API key's id: add `actor_type` to tell them apart)")),
   since: v.optional(timestampParam('Only events at or after this time')),
   until: v.optional(timestampParam('Only events before this time')),
 };
