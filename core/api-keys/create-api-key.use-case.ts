@@ -4,7 +4,7 @@ import { satisfies } from '../access/role';
 import { DomainError } from '../shared/domain-error';
 import { API_KEY_MARKER, API_KEY_PREFIX_LENGTH, type ApiKey, type ApiKeyRole } from './api-key';
 import type { ApiKeysDeps } from './api-keys-deps';
-import { apiKeyEvent } from './api-key-event';
+import { eventBy } from '../audit/audit-actor';
 
 /** Already validated: `name` trimmed, 1..64 characters, no control characters. */
 export interface CreateApiKeyInput {
@@ -56,7 +56,7 @@ export class CreateApiKey {
       createdAt: now,
       expiresAt: input.expiresAt ?? null,
       });
-      await this.deps.audit.record(apiKeyEvent(caller, 'api_key.created', created));
+      await this.deps.audit.record(eventBy(caller, 'api_key.created', { type: 'api_key', id: String(created.id) }, { name: created.name, role: created.role }));
       return created;
     });
     return { apiKey, key };

@@ -2,7 +2,7 @@ import type { Caller } from '../access/caller';
 import { requireRole } from '../access/require-role';
 import { resourceNotFound } from '../shared/domain-error';
 import type { ApiKeysDeps } from './api-keys-deps';
-import { apiKeyEvent } from './api-key-event';
+import { eventBy } from '../audit/audit-actor';
 
 /**
  * Revokes a key for good. Every request authenticates its key anew, so the next request that
@@ -17,7 +17,7 @@ export class RevokeApiKey {
     await this.deps.unitOfWork.transaction(async () => {
       const revoked = await this.deps.apiKeys.revoke(caller.organizationId, input.apiKeyId);
       if (!revoked) throw resourceNotFound('api_key', input.apiKeyId);
-      await this.deps.audit.record(apiKeyEvent(caller, 'api_key.revoked', revoked));
+      await this.deps.audit.record(eventBy(caller, 'api_key.revoked', { type: 'api_key', id: String(revoked.id) }, { name: revoked.name, role: revoked.role }));
     });
   }
 }

@@ -173,15 +173,18 @@ describe('organization API keys over HTTP', () => {
     expect(suite.app.logs().find((line) => line.msg === 'request' && line.api_key_id === id)).toMatchObject({ path: '/projects', user_id: null });
   });
 
-  it("records the key's creation and revocation in the audit log, never the key", async () => {
+  it("records the key's creation and revocation in the audit log, never the key, and names the key as the actor of what it changes", async () => {
     const admin = await as('org_admin');
+    const member = await as('member', admin.organizationId);
     const { id, key } = await keyFor(admin, 'org_admin');
+    expect((await keyed(key).PUT('/members/{user_id}', { params: { path: { user_id: member.userId } }, body: { role: 'readonly' } })).response.status).toBe(200);
     expect((await admin.api.DELETE('/api-keys/{api_key_id}', { params: { path: { api_key_id: id } } })).response.status).toBe(204);
 
     const events = (await admin.api.GET('/audit-events')).data!;
     const created = events.find((event) => event.action === 'api_key.created')!;
     expect(created).toMatchObject({ actor: { type: 'user', id: admin.userId }, target: { type: 'api_key', id: String(id) }, details: { name: 'CI', role: 'org_admin' } });
     expect(events.find((event) => event.action === 'api_key.revoked')).toMatchObject({ target: { type: 'api_key', id: String(id) } });
+    expect(events.find((event) => event.action === 'member.role_changed')).toMatchObject({ actor: { type: 'api_key', id } });
     expect(JSON.stringify(events)).not.toContain(key);
   });
 
