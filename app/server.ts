@@ -76,6 +76,7 @@ export async function startServer(
     routes: composeRoutes(container, config, infra.devMailbox),
     authenticate,
     rateLimiter: container.get(TOKENS.RateLimiter),
+    apiKeyRateRule: { count: config.apiKeyRateLimit, windowSeconds: 60 },
     clientIp: clientIpResolver(config.trustedProxyHops),
     isDependencyDown,
   });

@@ -28,6 +28,8 @@ export interface AppConfig {
   dataDir: string;
   redisUrl: string | undefined;
   rateLimitStorageUri: string;
+  /** Requests per minute each organization API key may make (APP_API_KEY_RATE_LIMIT). */
+  apiKeyRateLimit: number;
   /** Redis key prefix for the BullMQ queues and the shared rate-limit counters. */
   redisKeyPrefix: string;
   /** Apply pending migrations at startup (PostgreSQL server); otherwise refuse to start with them pending. */
@@ -100,6 +102,7 @@ const rawSchema = v.object({
     v.pipe(v.string(), v.regex(/^(async\+)?(memory:\/\/|rediss?:\/\/)/, 'must be memory://, async+memory://, redis://… or async+redis://…')),
     'memory://',
   ),
+  APP_API_KEY_RATE_LIMIT: v.optional(intIn(1, 1_000_000), '600'),
   APP_BULLMQ_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1..64 of A-Z a-z 0-9 _ . -')), 'tenantkit'),
   APP_MIGRATE_ON_START: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
   APP_DATABASE_STARTUP_WAIT_SECONDS: v.optional(intIn(0, 600), '10'),
@@ -253,6 +256,7 @@ function build(raw: Raw): LoadedConfig {
     dataDir: raw.APP_DATA_DIR,
     redisUrl: raw.APP_REDIS_URL,
     rateLimitStorageUri: raw.APP_RATE_LIMIT_STORAGE_URI,
+    apiKeyRateLimit: raw.APP_API_KEY_RATE_LIMIT,
     redisKeyPrefix: raw.APP_BULLMQ_PREFIX,
     migrateOnStart: raw.APP_MIGRATE_ON_START === 'true',
     databaseStartupWaitSeconds: raw.APP_DATABASE_STARTUP_WAIT_SECONDS,

@@ -120,7 +120,7 @@ export function accountsModule(): ContainerModule {
       };
     });
 
-    bind(TOKENS.Authenticate).toDynamicValue((ctx) => {
+    bind(TOKENS.AuthenticateSession).toDynamicValue((ctx) => {
       const { authenticateSession } = ctx.get(TOKENS.AccountUseCases);
       const cookie = ctx.get(TOKENS.SessionCookie);
       return (koa) => authenticateSession.execute(cookie.read(koa));

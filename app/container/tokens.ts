@@ -27,13 +27,17 @@ import type { MfaChallengeStore } from '../../core/mfa/mfa-challenge-store.port'
 import type { SignInCompletion } from '../../core/accounts/sign-in-completion.port';
 import type { JobUseCases } from '../jobs/jobs';
 import type { PasskeyUseCases } from '../http/routes/passkeys.routes';
+import type { ApiKeyUseCases } from '../http/routes/api-keys.routes';
+import type { ApiKeyRepository } from '../../core/api-keys/api-key-repository.port';
+import type { AuthenticateApiKey } from '../../core/api-keys/authenticate-api-key.use-case';
+import type { ApiKeyActivity } from '../../core/api-keys/api-key-activity';
 import type { PasskeyRepository } from '../../core/passkeys/passkey-repository.port';
 import type { PasskeyChallengeStore } from '../../core/passkeys/passkey-challenge-store.port';
 import type { RelyingParty } from '../../core/passkeys/relying-party.port';
 import type { Database } from '../../adapters/postgres/database';
 import type { AccountsSettings } from '../../core/accounts/accounts-deps';
 import type { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
-import type { Caller } from '../../core/access/caller';
+import type { Caller, UserCaller } from '../../core/access/caller';
 import type { Entitlements } from '../../core/access/entitlements.port';
 import type { LimitFeatureKey } from '../../core/plans/feature-catalogue';
 import type { PasswordHasher, TokenGenerator, TokenHasher } from '../../core/accounts/crypto.port';
@@ -104,8 +108,10 @@ export const TOKENS = {
   /** Multi-bound: each context binds its routes once. */
   Routes: token<AnyRoute[]>('Routes'),
   AfterResponse: token<AfterResponse>('AfterResponse'),
-  /** The session guard the router runs for every non-public route. */
+  /** The authentication the router runs for every non-public route: a bearer API key or the session cookie. */
   Authenticate: token<(ctx: Context) => Promise<Caller>>('Authenticate'),
+  /** The session cookie's half of Authenticate. */
+  AuthenticateSession: token<(ctx: Context) => Promise<UserCaller>>('AuthenticateSession'),
   // audit: every context that records changes resolves AuditLog
   AuditLog: token<AuditLog>('AuditLog'),
   AuditEventRepository: token<AuditEventRepository>('AuditEventRepository'),
@@ -134,6 +140,10 @@ export const TOKENS = {
   SignInCompletion: token<SignInCompletion>('SignInCompletion'),
   MfaChallengeCookie: token<MfaChallengeCookie>('MfaChallengeCookie'),
   MfaUseCases: token<MfaUseCases>('MfaUseCases'),
+  // API keys
+  ApiKeyRepository: token<ApiKeyRepository>('ApiKeyRepository'),
+  ApiKeyActivity: token<ApiKeyActivity>('ApiKeyActivity'),
+  ApiKeyUseCases: token<ApiKeyUseCases & { authenticateApiKey: AuthenticateApiKey }>('ApiKeyUseCases'),
   // passkeys
   PasskeyRepository: token<PasskeyRepository>('PasskeyRepository'),
   PasskeyChallengeStore: token<PasskeyChallengeStore>('PasskeyChallengeStore'),

@@ -1,5 +1,5 @@
 import type { AccountsDeps } from './accounts-deps';
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { eventBy } from '../audit/audit-actor';
 
 /**
@@ -9,7 +9,7 @@ import { eventBy } from '../audit/audit-actor';
 export class RevokeOtherSessions {
   constructor(private readonly deps: Pick<AccountsDeps, 'sessions' | 'unitOfWork' | 'audit'>) {}
 
-  async execute(caller: Caller): Promise<{ revoked: number }> {
+  async execute(caller: UserCaller): Promise<{ revoked: number }> {
     const revoked = await this.deps.unitOfWork.transaction(async () => {
       const count = await this.deps.sessions.revokeAllForUser(caller.userId, caller.sessionId);
       if (count > 0) await this.deps.audit.record(eventBy(caller, 'session.revoked', null, { others: true, revoked: count }));

@@ -1,6 +1,6 @@
 import { resourceNotFound } from '../shared/domain-error';
 import type { AccountsDeps } from './accounts-deps';
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { eventBy } from '../audit/audit-actor';
 
 /**
@@ -11,7 +11,7 @@ import { eventBy } from '../audit/audit-actor';
 export class RevokeSession {
   constructor(private readonly deps: Pick<AccountsDeps, 'sessions' | 'unitOfWork' | 'audit'>) {}
 
-  async execute(caller: Caller, input: { sessionId: number }): Promise<{ revokedCurrent: boolean }> {
+  async execute(caller: UserCaller, input: { sessionId: number }): Promise<{ revokedCurrent: boolean }> {
     const revokedCurrent = input.sessionId === caller.sessionId;
     await this.deps.unitOfWork.transaction(async () => {
       if (!(await this.deps.sessions.revokeOwned(caller.userId, input.sessionId))) throw resourceNotFound('session', input.sessionId);

@@ -1,6 +1,6 @@
 import type { AccountsDeps } from './accounts-deps';
 import { DomainError } from '../shared/domain-error';
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { assertValidPassword } from './password-policy';
 import { eventBy } from '../audit/audit-actor';
 
@@ -15,7 +15,7 @@ import { eventBy } from '../audit/audit-actor';
 export class UpdatePassword {
   constructor(private readonly deps: Pick<AccountsDeps, 'users' | 'sessions' | 'tokens' | 'passwordHasher' | 'unitOfWork' | 'audit'>) {}
 
-  async execute(caller: Caller, input: { currentPassword: string; newPassword: string }): Promise<void> {
+  async execute(caller: UserCaller, input: { currentPassword: string; newPassword: string }): Promise<void> {
     assertValidPassword(input.newPassword, 'newPassword');
     const user = await this.deps.users.findById(caller.userId);
     if (!user) throw new DomainError('UNAUTHORIZED', 'Authentication required');

@@ -12,9 +12,9 @@ export function userActor(userId: number): AuditActor {
   return { type: 'user', id: userId };
 }
 
-/** Who an authenticated request acts as, for the events its changes record. */
+/** Who an authenticated request acts as, for the events its changes record: a member, or an organization API key. */
 export function auditActor(caller: Caller): AuditActor {
-  return userActor(caller.userId);
+  return caller.kind === 'user' ? userActor(caller.userId) : { type: 'api_key', id: caller.apiKeyId };
 }
 
 /** Where an authenticated request came from; NO_ORIGIN when no request was involved. */

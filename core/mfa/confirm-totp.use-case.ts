@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { DomainError } from '../shared/domain-error';
 import { totpSecretContext, TOTP_WINDOW, type MfaDeps } from './mfa-deps';
 import { normalizeRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes';
@@ -16,7 +16,7 @@ export class ConfirmTotp {
     private readonly deps: Pick<MfaDeps, 'mfa' | 'sessions' | 'totp' | 'atRestEncryption' | 'recoveryCodes' | 'tokenHasher' | 'clock' | 'unitOfWork' | 'audit'>,
   ) {}
 
-  async execute(caller: Caller, input: { code: string }): Promise<{ recoveryCodes: string[] }> {
+  async execute(caller: UserCaller, input: { code: string }): Promise<{ recoveryCodes: string[] }> {
     const factor = await this.deps.mfa.findTotp(caller.userId);
     if (!factor || factor.confirmedAt) throw notPending(factor !== null);
     const secret = this.deps.atRestEncryption.open(factor.sealedSecret, totpSecretContext(caller.userId));

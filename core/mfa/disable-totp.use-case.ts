@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { DomainError } from '../shared/domain-error';
 import type { MfaDeps } from './mfa-deps';
 import { acceptTotpCode } from './totp-code';
@@ -29,7 +29,7 @@ export class DisableTotp {
     >,
   ) {}
 
-  async execute(caller: Caller, input: DisableTotpInput): Promise<void> {
+  async execute(caller: UserCaller, input: DisableTotpInput): Promise<void> {
     const user = await this.deps.users.findById(caller.userId);
     if (!user) throw new DomainError('UNAUTHORIZED', 'Authentication required');
     const factor = await this.deps.mfa.findTotp(user.id);

@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import type { RoleName } from '../access/role';
 import { normalizeEmail } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
@@ -48,7 +48,7 @@ export class CreateInvitation {
     >,
   ) {}
 
-  async execute(caller: Caller, input: { email: string; role: RoleName }): Promise<Invitation> {
+  async execute(caller: UserCaller, input: { email: string; role: RoleName }): Promise<Invitation> {
     requireRole(caller, 'org_admin');
     assertMayGrant(caller.role, input.role);
     const email = normalizeEmail(input.email);

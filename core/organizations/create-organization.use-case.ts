@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { normalizeEmail, type Organization } from '../accounts/user';
 import type { Invitation } from './invitation';
 import { issueInvitation } from './issue-invitation';
@@ -25,7 +25,7 @@ export class CreateOrganization {
     >,
   ) {}
 
-  async execute(caller: Caller, input: CreateOrganizationInput): Promise<{ organization: Organization; invitation: Invitation }> {
+  async execute(caller: UserCaller, input: CreateOrganizationInput): Promise<{ organization: Organization; invitation: Invitation }> {
     requireRole(caller, 'sys_admin');
     return this.deps.unitOfWork.transaction(async () => {
       const organization = await this.deps.organizations.create({ name: input.name });

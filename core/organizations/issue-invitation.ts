@@ -1,5 +1,5 @@
 import { addSeconds } from '../shared/clock.port';
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { eventBy } from '../audit/audit-actor';
 import type { RoleName } from '../access/role';
 import type { Organization } from '../accounts/user';
@@ -13,8 +13,8 @@ export interface InvitationRequest {
   /** Already normalized. */
   email: string;
   role: RoleName;
-  /** Who invites: the invitation carries their authority, and the audit log names them. */
-  invitedBy: Caller;
+  /** Who invites, always a member: the invitation carries their authority, and the audit log names them. */
+  invitedBy: UserCaller;
 }
 
 /**

@@ -16,7 +16,8 @@ export class RemoveMember {
 
   async execute(caller: Caller, input: { userId: number }): Promise<void> {
     requireRole(caller, 'org_admin');
-    if (input.userId === caller.userId) throw new DomainError('ACCESS_DENIED', 'You cannot remove yourself');
+    // A key is nobody's user: it has no self to protect.
+    if (caller.kind === 'user' && input.userId === caller.userId) throw new DomainError('ACCESS_DENIED', 'You cannot remove yourself');
     await this.deps.unitOfWork.transaction(async () => {
       const target = await guardMemberChange(this.deps, caller, input.userId, null);
       // The cascade deletes them too; revoking first keeps the promise whatever the storage does.

@@ -13,7 +13,8 @@ import { eventBy } from '../audit/audit-actor';
  * `member.suspended` or `member.activated` event; a repeated one changes nothing and records nothing.
  */
 export async function setMemberStatus(deps: Pick<OrganizationsDeps, 'users' | 'organizations' | 'sessions' | 'unitOfWork' | 'audit'>, caller: Caller, userId: number, status: AccountStatus): Promise<User> {
-  if (userId === caller.userId) throw new DomainError('ACCESS_DENIED', 'You cannot suspend or activate yourself');
+  // A key is nobody's user: it has no self to protect.
+  if (caller.kind === 'user' && userId === caller.userId) throw new DomainError('ACCESS_DENIED', 'You cannot suspend or activate yourself');
   return deps.unitOfWork.transaction(async () => {
     // A suspension takes the member out of the administrators, as a removal would.
     const target = await guardMemberChange(deps, caller, userId, status === 'suspended' ? null : undefined);

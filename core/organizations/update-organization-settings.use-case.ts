@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import { callerRef, type Caller } from '../access/caller';
 import type { OrganizationSettings } from '../accounts/user';
 import { DomainError } from '../shared/domain-error';
 import { requireRole } from '../access/require-role';
@@ -36,7 +36,7 @@ export class UpdateOrganizationSettings {
     });
     if (!settings) throw organizationGone();
     this.deps.logger.info(
-      { organization_id: caller.organizationId, user_id: caller.userId, changes },
+      { organization_id: caller.organizationId, caller: callerRef(caller), changes },
       'organization settings changed',
     );
     return settings;

@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { resourceNotFound } from '../shared/domain-error';
 import type { PasskeysDeps } from './passkeys-deps';
 import { eventBy } from '../audit/audit-actor';
@@ -11,7 +11,7 @@ import { eventBy } from '../audit/audit-actor';
 export class DeletePasskey {
   constructor(private readonly deps: Pick<PasskeysDeps, 'passkeys' | 'unitOfWork' | 'audit'>) {}
 
-  async execute(caller: Caller, input: { passkeyId: number }): Promise<void> {
+  async execute(caller: UserCaller, input: { passkeyId: number }): Promise<void> {
     await this.deps.unitOfWork.transaction(async () => {
       if (!(await this.deps.passkeys.delete(caller.userId, input.passkeyId))) throw resourceNotFound('passkey', input.passkeyId);
       await this.deps.audit.record(eventBy(caller, 'passkey.removed', { type: 'passkey', id: String(input.passkeyId) }));

@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { DomainError } from '../shared/domain-error';
 import { defaultPasskeyName, type Passkey } from './passkey';
 import { takeLiveChallenge } from './pending-challenge';
@@ -23,7 +23,7 @@ const refused = (reason: string) => new DomainError('INVALID_PASSKEY_RESPONSE', 
 export class RegisterPasskey {
   constructor(private readonly deps: Pick<PasskeysDeps, 'passkeys' | 'challenges' | 'relyingParty' | 'tokenHasher' | 'clock' | 'unitOfWork' | 'audit'>) {}
 
-  async execute(caller: Caller, input: RegisterPasskeyInput): Promise<Passkey> {
+  async execute(caller: UserCaller, input: RegisterPasskeyInput): Promise<Passkey> {
     const now = this.deps.clock.now();
     const pending = await takeLiveChallenge(this.deps, { kind: 'registration', sessionId: caller.sessionId }, now);
     const userHandle = pending?.stored.userHandle;

@@ -7,6 +7,7 @@
  *   npm run bench                  BENCH_SCALE=0.2 npm run bench   (a quick smoke run)
  *   BENCH_INFO_LEVEL=0 leaves out the app at info log level; BENCH_PRUNE=0 skips the pruning benchmark,
  *   BENCH_NOTES=0 the notes benchmark (test/bench/notes.bench.ts: POST /notes under the quota check),
+ *   BENCH_API_KEY=0 the API-key benchmark (test/bench/api-key.bench.ts: W1 by bearer key beside the cookie),
  *   BENCH_COPILOT=0 the copilot benchmark (test/bench/copilot.bench.ts: streamed AI calls against the OpenAI fake),
  *   BENCH_AUDIT=0 the audit log benchmark (test/bench/audit.bench.ts: export of 1,000,000 events, login with and without audit events),
  *   BENCH_PASSKEY=0 the passkey benchmark (test/bench/passkey-login.bench.ts: passkey logins beside password logins).
@@ -141,6 +142,13 @@ async function runNotesBench(): Promise<void> {
   await runChildBench('test/bench/notes.bench.ts');
 }
 
+/** W1 authenticated by an API key beside the session cookie (BENCH_API_KEY=0 skips it). */
+async function runApiKeyBench(): Promise<void> {
+  if (process.env.BENCH_API_KEY === '0') return;
+  step('W1 by API key beside the session cookie');
+  await runChildBench('test/bench/api-key.bench.ts');
+}
+
 /** Copilot calls against the OpenAI fake, and the reservation round trip (BENCH_COPILOT=0 skips it). */
 async function runCopilotBench(): Promise<void> {
   if (process.env.BENCH_COPILOT === '0') return;
@@ -225,6 +233,7 @@ async function main(): Promise<void> {
   await writeSection(SECTION, body);
   step('docs/benchmarks.md updated');
   await runNotesBench();
+  await runApiKeyBench();
   await runCopilotBench();
   await runAuditBench();
   await runPasskeyBench();

@@ -11,7 +11,7 @@ import { PostgresSessionStore } from '../../adapters/postgres/postgres-session-s
 import { PostgresSubscriptionRepository } from '../../adapters/postgres/postgres-subscription-repository';
 import { PostgresUserRepository } from '../../adapters/postgres/postgres-user-repository';
 import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
-import type { Caller } from '../../core/access/caller';
+import type { UserCaller } from '../../core/access/caller';
 import type { RoleName } from '../../core/access/role';
 import type { TokenGenerator } from '../../core/accounts/crypto.port';
 import type { User } from '../../core/accounts/user';
@@ -99,7 +99,8 @@ export interface AuditWorld {
 }
 
 /** A user acting through a request from TEST_ORIGIN. */
-export const callerOf = (user: User): Caller => ({
+export const callerOf = (user: User): UserCaller => ({
+  kind: 'user',
   userId: user.id,
   organizationId: user.organizationId,
   role: user.role,
@@ -319,7 +320,7 @@ async function pendingInvitation(world: AuditWorld, token: string, email = `invi
 }
 
 /** An admin acting on a member of their organization (both with the secret password). */
-async function onMember(world: AuditWorld, secrets: FlowSecrets, act: (admin: Caller, memberId: number) => Promise<unknown>, first?: typeof act): Promise<PreparedFlow> {
+async function onMember(world: AuditWorld, secrets: FlowSecrets, act: (admin: UserCaller, memberId: number) => Promise<unknown>, first?: typeof act): Promise<PreparedFlow> {
   const { organizationId, users } = await world.newOrganization(['org_admin', 'member'], secrets.password);
   const admin = callerOf(users[0]!);
   if (first) await first(admin, users[1]!.id);

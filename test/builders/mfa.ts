@@ -1,5 +1,5 @@
 import type { User } from '../../core/accounts/user';
-import type { Caller } from '../../core/access/caller';
+import type { UserCaller } from '../../core/access/caller';
 import { ConfirmTotp } from '../../core/mfa/confirm-totp.use-case';
 import { DisableTotp } from '../../core/mfa/disable-totp.use-case';
 import { SetupTotp } from '../../core/mfa/setup-totp.use-case';
@@ -16,9 +16,9 @@ export interface MfaHarness extends AccountsHarness {
   login: Login;
   authenticate: AuthenticateSession;
   /** The user logged in without a second factor (a session straight from the issuer). */
-  callerFor(user: User): Promise<Caller & { token: string }>;
+  callerFor(user: User): Promise<UserCaller & { token: string }>;
   /** Sets up and confirms TOTP for `user`; returns the secret and the recovery codes. */
-  enrol(user: User): Promise<{ secret: string; recoveryCodes: string[]; caller: Caller }>;
+  enrol(user: User): Promise<{ secret: string; recoveryCodes: string[]; caller: UserCaller }>;
   /** The code an authenticator shows for `secret` at the fake clock's now, `offset` steps away. */
   codeNow(secret: string, offset?: number): string;
 }

@@ -4,7 +4,7 @@ import { InMemorySubscriptionRepository } from '../../adapters/in-memory/in-memo
 import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
-import type { Caller } from '../../core/access/caller';
+import type { UserCaller } from '../../core/access/caller';
 import type { RoleName } from '../../core/access/role';
 import type { User } from '../../core/accounts/user';
 import type { OrganizationsDeps, OrganizationsPorts } from '../../core/organizations/organizations-deps';
@@ -21,10 +21,10 @@ export interface OrganizationsHarness extends AccountsHarness {
   limiter: RateLimiter;
   /** A new organization with one verified user per role given, in that order. */
   anOrganization(roles: RoleName[], name?: string): Promise<{ organizationId: number; users: User[] }>;
-  /** The user logged in: a real session in the store, and the Caller its authentication yields. */
-  loginAs(user: User): Promise<Caller & { token: string }>;
+  /** The user logged in: a real session in the store, and the UserCaller its authentication yields. */
+  loginAs(user: User): Promise<UserCaller & { token: string }>;
   /** Resolves a session token the way every request does; rejects UNAUTHORIZED when it is dead. */
-  authenticate(token: string): Promise<Caller>;
+  authenticate(token: string): Promise<UserCaller>;
   /** The token of the newest invitation email to `to`. */
   invitationToken(to: string): Promise<string>;
 }

@@ -60,7 +60,7 @@ export function describeBillingRaces(name: string, setup: () => Promise<BillingR
         const customerId = `cus_${organizationId}`;
         await h.subscriptions.saveCustomer(organizationId, customerId, h.clock.now());
         await deliver(changed(organizationId, customerId, {}));
-        const caller: Caller = { userId: adminId, organizationId, role: 'org_admin', sessionId: 0, mfaSatisfied: true };
+        const caller: Caller = { userId: adminId, organizationId, role: 'org_admin', sessionId: 0, mfaSatisfied: true, kind: 'user' as const };
         return { organizationId, customerId, caller };
       };
       /** The organization's audit events, oldest first: what each race recorded. */

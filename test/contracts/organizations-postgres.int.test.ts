@@ -42,7 +42,7 @@ describe.skipIf(!postgres)('organizations adapters on PostgreSQL', () => {
     for (let round = 0; round < 10; round += 1) {
       const organizationId = (await ports.organizations.create({ name: `Race ${round}` })).id;
       const [a, b] = await Promise.all([0, 1].map(() => ports.users.create(aNewUser(organizationId, { role: 'org_admin' }))));
-      const as = (id: number): Caller => ({ userId: id, organizationId, role: 'org_admin', sessionId: 0, mfaSatisfied: true });
+      const as = (id: number): Caller => ({ userId: id, organizationId, role: 'org_admin', sessionId: 0, mfaSatisfied: true, kind: 'user' as const });
 
       const results = await Promise.allSettled(
         round % 2 === 0

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
+import type { Caller } from '../../../core/access/caller';
 import type { Logger } from 'pino';
 
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -26,8 +27,8 @@ class RequestState {
  * Assigns the request id (an incoming valid `X-Request-Id`, else a UUID), echoes it, binds a
  * child logger carrying it, and writes one access-log line per request. The line holds method,
  * path (never the query string, which may carry tokens), status, duration, request id, client IP
- * and, once authenticated, the user id, so an incident can be traced to an address and an
- * account; cookies, bodies and credentials are never logged.
+ * and, once authenticated, the user id (or, for an organization API key, the key's id), so an
+ * incident can be traced to an address and an account; cookies, bodies and credentials are never logged.
  */
 export function requestContext(logger: Logger, clientIp: (ctx: Context) => string): Middleware {
   return (ctx, next) => {
@@ -54,9 +55,10 @@ async function logged(
     await next();
   } finally {
     const ms = Math.round((performance.now() - started) * 10) / 10;
-    const userId = (ctx.state.caller as { userId?: number } | undefined)?.userId ?? null;
+    const caller = ctx.state.caller as Caller | undefined;
+    const line = { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms, ip: clientIp(ctx), user_id: caller?.kind === 'user' ? caller.userId : null };
     // The root logger with the request id as a field: the line the child logger would write,
     // without building a child (its bindings serialized) for every request.
-    logger.info({ request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms, ip: clientIp(ctx), user_id: userId }, 'request');
+    logger.info(caller?.kind === 'api_key' ? { ...line, api_key_id: caller.apiKeyId } : line, 'request');
   }
 }

@@ -215,6 +215,7 @@ export function accountRoutes(
       summary: 'Revoke this session and clear the cookie',
       description: "Deletes the session on the server and clears the cookie (`Max-Age=0`).",
       access: 'readonly',
+      apiKeys: 'refused',
       allowWithoutMfa: true,
       responses: { 204: { description: 'Logged out' } },
       // A dead session (expired, revoked elsewhere) answers 401, and the cookie is cleared anyway.
@@ -268,6 +269,7 @@ export function accountRoutes(
       summary: 'Change the password given the current one; revokes the other sessions',
       description: "Needs the current password (400 `INVALID_CURRENT_PASSWORD` otherwise). Revokes the user's other sessions and keeps this one.",
       access: 'readonly',
+      apiKeys: 'refused',
       rateLimit: LIMITS.updatePassword,
       body: UpdatePasswordRequest,
       responses: { 200: { description: 'Password changed', schema: SuccessResponse } },
@@ -288,6 +290,7 @@ export function accountRoutes(
       summary: 'The logged-in user, their organization and role',
       description: "The user behind the session cookie, with their organization and role. `has_password` is false for an account made through the identity provider.",
       access: 'readonly',
+      apiKeys: 'refused',
       allowWithoutMfa: true,
       responses: { 200: { description: 'The current user', schema: CurrentUserResponse } },
       handler: async ({ caller }) => ({ status: 200, body: currentUserView(await useCases.getCurrentUser.execute(caller)) }),
@@ -301,6 +304,7 @@ export function accountRoutes(
       description:
         "Sets the names given: each is trimmed and 1..100 characters of one line (control characters are refused), or `null` to clear it. A name left out keeps its value; at least one must be given, and any other field is refused (422). Answers the `/users/me` shape.",
       access: 'readonly',
+      apiKeys: 'refused',
       allowWithoutMfa: true,
       body: UpdateCurrentUserRequest,
       responses: { 200: { description: 'The current user, renamed', schema: CurrentUserResponse } },

@@ -74,6 +74,8 @@ export function auditRoutes(useCases: AuditUseCases, options: { baseApiUrl: stri
       summary: "List the caller's organization's audit events, newest first",
       description: LIST_DESCRIPTION,
       access: 'org_admin',
+      // A SIEM export is a script's job: an org_admin key reads the organization's log too.
+      apiKeys: 'accepted',
       query: ListAuditEventsQuery,
       responses: { 200: { description: 'A page of events; all of them without `limit`', schema: v.array(AuditEventResponse), headers: NEXT_LINK_HEADER } },
       handler: async ({ caller, query, ctx }) => ({
@@ -98,6 +100,8 @@ export function auditRoutes(useCases: AuditUseCases, options: { baseApiUrl: stri
         'To collect continuously, ask again from the `occurred_at` of the last line received and skip the ids already seen. ' +
         'At most 60 exports an hour per caller (429 `RATE_LIMITED` with `Retry-After`).',
       access: 'org_admin',
+      // A SIEM export is a script's job: an org_admin key reads the organization's log too.
+      apiKeys: 'accepted',
       rateLimit: EXPORT_LIMIT,
       query: ExportAuditEventsQuery,
       responses: { 200: { description: 'One AuditEvent JSON object per line', mediaType: 'application/x-ndjson' } },
@@ -117,6 +121,7 @@ export function auditRoutes(useCases: AuditUseCases, options: { baseApiUrl: stri
       summary: "List any organization's audit events, newest first (sys_admin)",
       description: `As \`listAuditEvents\`, for the organization named in the path. An unknown organization: 404 \`RESOURCE_NOT_FOUND\`. ${LIST_DESCRIPTION}`,
       access: 'sys_admin',
+      apiKeys: 'refused',
       params: OrganizationIdParams,
       query: ListAuditEventsQuery,
       responses: { 200: { description: 'A page of events; all of them without `limit`', schema: v.array(AuditEventResponse), headers: NEXT_LINK_HEADER } },

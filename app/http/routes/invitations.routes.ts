@@ -45,6 +45,7 @@ export function invitationRoutes(useCases: InvitationUseCases, options: { baseAp
       summary: "Invite an email into the caller's organization; emails a 7-day single-use link",
       description: "Emails a single-use link, valid 7 days, to join the caller's organization with `role`, which may not be above the caller's own. The answer never holds the token. 409 `EMAIL_ALREADY_EXISTS` when the email already has an account. `Location` names the new invitation.",
       access: 'org_admin',
+      apiKeys: 'refused',
       body: CreateInvitationRequest,
       responses: {
         201: { description: 'The invitation (without its token)', schema: InvitationResponse, headers: { Location: '`/invitations/{invitation_id}` of the new invitation' } },
@@ -64,6 +65,7 @@ export function invitationRoutes(useCases: InvitationUseCases, options: { baseAp
       summary: "List the pending invitations of the caller's organization",
       description: "Invitations that can be accepted, oldest first: neither accepted, revoked nor expired, and still vouched for by their inviter (one whose inviter was removed, suspended or demoted below the invited role is not listed, since accepting it is refused).",
       access: 'org_admin',
+      apiKeys: 'accepted',
       query: ListInvitationsQuery,
       responses: {
         200: { description: 'A page of pending invitations; all of them without `limit`', schema: v.array(InvitationResponse), headers: NEXT_LINK_HEADER },
@@ -81,6 +83,7 @@ export function invitationRoutes(useCases: InvitationUseCases, options: { baseAp
       summary: 'Revoke a pending invitation; its link stops working',
       description: "The invitation's link stops working at once.",
       access: 'org_admin',
+      apiKeys: 'accepted',
       params: InvitationIdParams,
       responses: { 204: { description: 'Revoked' } },
       errors: ['RESOURCE_NOT_FOUND'],
