@@ -6,7 +6,7 @@ const frameworks =
  * Core's contexts, lowest first (docs/architecture.md). A context imports only itself and the
  * levels below it; contexts on one level never import each other.
  */
-const CORE_ORDER = [['shared'], ['access'], ['audit'], ['email'], ['accounts'], ['mfa', 'passkeys'], ['organizations'], ['billing'], ['plans'], ['notes', 'projects'], ['ai'], ['jobs']];
+const CORE_ORDER = [['shared'], ['access'], ['audit'], ['email'], ['accounts'], ['mfa', 'passkeys', 'api-keys'], ['organizations'], ['billing'], ['plans'], ['notes', 'projects'], ['ai'], ['jobs']];
 const alternatives = (contexts) => `^core/(${contexts.join('|')})/`;
 const declaredOrder = CORE_ORDER.flatMap((level, index) =>
   level.map((context) => ({

@@ -76,6 +76,7 @@ export async function startServer(
     routes: composeRoutes(container, config, infra.devMailbox),
     authenticate,
     rateLimiter: container.get(TOKENS.RateLimiter),
+    apiKeyRateRule: { count: config.apiKeyRateLimit, windowSeconds: 60 },
     clientIp: clientIpResolver(config.trustedProxyHops),
     isDependencyDown,
   });
@@ -103,6 +104,8 @@ export async function startServer(
         if (forced) logger.warn({ grace_ms: graceMs }, 'requests still in flight after the grace period were cut');
         // Work started after a response (a reset email) finishes while the database is open.
         await container.get<AfterResponse>(TOKENS.AfterResponse).drain();
+        // Failed sign-ins' audit events, written off the requests' path, likewise.
+        await container.get(TOKENS.FailedSignIns).flush();
         // Before the pool closes: an in-process run in progress finishes first.
         await scheduler.stop();
         await container.unbindAllAsync();

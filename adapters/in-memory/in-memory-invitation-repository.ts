@@ -79,19 +79,19 @@ export class InMemoryInvitationRepository implements InvitationRepository {
   listAcceptable(organizationId: number, now: Date, window?: ListWindow): Promise<Invitation[]> {
     const acceptable = (row: InvitationRow) => {
       const inviter = row.invitedByUserId === null ? undefined : this.store.users.get(row.invitedByUserId);
-      return isPending(row, now) && inviterVouches(row, inviter ?? null);
+      return isPending(row, now) && inviterVouches(row, inviter ? { organizationId: inviter.organization_id, role: inviter.role, status: inviter.status } : null);
     };
     return this.store.unitOfWork.exclusive(() =>
       applyWindow([...this.rows.values()].filter((row) => row.organizationId === organizationId && acceptable(row)).sort(oldestFirst), window).map(copy),
     );
   }
 
-  revoke(organizationId: number, id: number, now: Date): Promise<boolean> {
+  revoke(organizationId: number, id: number, now: Date): Promise<Invitation | null> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.rows.get(id);
-      if (!row || row.organizationId !== organizationId || !isPending(row, now)) return false;
+      if (!row || row.organizationId !== organizationId || !isPending(row, now)) return null;
       row.revokedAt = new Date(now);
-      return true;
+      return copy(row);
     });
   }
 

@@ -91,15 +91,16 @@ export class PostgresInvitationRepository implements InvitationRepository {
     return rows.map(toInvitation);
   }
 
-  async revoke(organizationId: number, id: number, now: Date): Promise<boolean> {
-    const result = await this.database.db
+  async revoke(organizationId: number, id: number, now: Date): Promise<Invitation | null> {
+    const row = await this.database.db
       .updateTable('invitation')
       .set({ revoked_at: now })
       .where(pending(now))
       .where('id', '=', id)
       .where('organization_id', '=', organizationId)
+      .returningAll()
       .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    return row ? toInvitation(row) : null;
   }
 
   async listPendingByEmail(email: string, now: Date): Promise<Invitation[]> {

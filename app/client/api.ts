@@ -115,6 +115,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's organization's audit events, newest first
+         * @description Newest first. Filters: `action`, `actor_type` (`user`, `api_key`, `system`), `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; `since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. Without `limit`, every matching event, streamed 500 at a time. Events are never changed or deleted by any route; retention deletes them after `APP_AUDIT_RETENTION_DAYS`.
+         *
+         *     **Access:** `org_admin` or above (session cookie or API key).
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-events/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the caller's organization's audit events of a time range as NDJSON, oldest first
+         * @description One JSON `AuditEvent` per line (`application/x-ndjson`), oldest first, for a SIEM or an archive. `since` (inclusive) and `until` (exclusive) are at most 366 days apart; without them, the 366 days up to now. The response is streamed as it is read, a batch at a time, so an export of any size costs the server one batch of memory. To collect continuously, ask again from the `occurred_at` of the last line received and skip the ids already seen. At most 60 exports an hour per caller (429 `RATE_LIMITED` with `Retry-After`).
+         *
+         *     **Access:** `org_admin` or above (session cookie or API key). Rate limit: 60/hour per user (429 `RATE_LIMITED` beyond).
+         */
+        get: operations["exportAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizations/{organization_id}/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List any organization's audit events, newest first (sys_admin)
+         * @description As `listAuditEvents`, for the organization named in the path. An unknown organization: 404 `RESOURCE_NOT_FOUND`. Newest first. Filters: `action`, `actor_type` (`user`, `api_key`, `system`), `actor_id` (a user or API key id), `since` (inclusive) and `until` (exclusive), ISO-8601 timestamps with an offset; `since` must be earlier than `until`. With `limit`, one page, and `Link: <…>; rel="next"` while more remain (it carries the filters): follow it as it is. Without `limit`, every matching event, streamed 500 at a time. Events are never changed or deleted by any route; retention deletes them after `APP_AUDIT_RETENTION_DAYS`.
+         *
+         *     **Access:** `sys_admin` or above (session cookie only).
+         */
+        get: operations["listOrganizationAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/signup": {
         parameters: {
             query?: never;
@@ -238,7 +304,7 @@ export interface paths {
          * Revoke this session and clear the cookie
          * @description Deletes the session on the server and clears the cookie (`Max-Age=0`).
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie only).
          */
         post: operations["logout"];
         delete?: never;
@@ -304,7 +370,7 @@ export interface paths {
          * Change the password given the current one; revokes the other sessions
          * @description Needs the current password (400 `INVALID_CURRENT_PASSWORD` otherwise). Revokes the user's other sessions and keeps this one.
          *
-         *     **Access:** `readonly` or above (session cookie). Rate limit: 5/15m per user (429 `RATE_LIMITED` beyond).
+         *     **Access:** `readonly` or above (session cookie only). Rate limit: 5/15m per user (429 `RATE_LIMITED` beyond).
          */
         post: operations["updatePassword"];
         delete?: never;
@@ -324,17 +390,61 @@ export interface paths {
          * The logged-in user, their organization and role
          * @description The user behind the session cookie, with their organization and role. `has_password` is false for an account made through the identity provider.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie only).
          */
         get: operations["getCurrentUser"];
         /**
          * Change your own first and last name
          * @description Sets the names given: each is trimmed and 1..100 characters of one line (control characters are refused), or `null` to clear it. A name left out keeps its value; at least one must be given, and any other field is refused (422). Answers the `/users/me` shape.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie only).
          */
         put: operations["updateCurrentUser"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/email-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email a sign-in link (same answer whether or not the account exists)
+         * @description Emails a link to `APP_BASE_WEB_URL/sign-in/email-link?token=…` when an active account has this email; the web page posts its token to `POST /auth/email-link/verify`. The link works once, for 15 minutes, and a newer one voids the older. Answers 202 the same way, in the same time, whatever the email. At most 3 requests an hour per client IP and 3 an hour per email (known or not): 429 `RATE_LIMITED` with `Retry-After`. Answers 404 `NOT_FOUND` when `APP_EMAIL_LINK_SIGNIN=false`.
+         *
+         *     **Access:** public. Rate limit: 3/hour per client IP (429 `RATE_LIMITED` beyond).
+         */
+        post: operations["requestEmailLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/email-link/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with the token of an emailed link; sets the session cookie, or the MFA challenge cookie when the user has MFA
+         * @description Takes the `token` of the emailed link. Signs in as `POST /auth/login` does: a new session cookie (a session cookie sent with the request is revoked first), or, with MFA on, `{mfa_required: true}` and the `mfa_challenge` cookie for `POST /auth/mfa/verify`. The email counts as verified from then on. An unknown, used or expired token is 400 `INVALID_TOKEN`; a suspended user or organization 401 `ACCOUNT_SUSPENDED`. Answers 404 `NOT_FOUND` when `APP_EMAIL_LINK_SIGNIN=false`.
+         *
+         *     **Access:** public.
+         */
+        post: operations["verifyEmailLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -352,7 +462,7 @@ export interface paths {
          * The caller's live sessions, newest first; `current` marks this one
          * @description The caller's live sessions, newest first, with when each was created and last seen, its user agent and IP; `current` marks the session of this request.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie only).
          */
         get: operations["listSessions"];
         put?: never;
@@ -377,7 +487,7 @@ export interface paths {
          * End one of the caller's sessions (this one too: the cookie is then cleared)
          * @description Ends one of the caller's sessions; ending the current one also clears its cookie. Another user's session id answers 404 `RESOURCE_NOT_FOUND`.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie only).
          */
         delete: operations["revokeSession"];
         options?: never;
@@ -398,7 +508,7 @@ export interface paths {
          * End every session of the caller except this one
          * @description Ends every session of the caller except this one, and says how many.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie only).
          */
         post: operations["revokeOtherSessions"];
         delete?: never;
@@ -418,7 +528,7 @@ export interface paths {
          * List the caller's organization's projects, newest first
          * @description Newest first. With `limit`, one page, and `Link: <…>; rel="next"` while more remain: follow it as it is (its `cursor` is opaque). Without `limit`, every project of the organization, streamed: the server reads them 500 at a time, so a large organization costs it one batch of memory, not the whole list. Prefer `limit` in user interfaces.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie or API key).
          */
         get: operations["listProjects"];
         put?: never;
@@ -426,7 +536,7 @@ export interface paths {
          * Create a project in the caller's organization
          * @description Creates a project owned by the caller's organization. `name` is trimmed and must keep 1 to 200 characters; `description` holds up to 10,000 characters or null. `Location` names the new project.
          *
-         *     **Access:** `member` or above (session cookie).
+         *     **Access:** `member` or above (session cookie or API key).
          */
         post: operations["createProject"];
         delete?: never;
@@ -446,14 +556,14 @@ export interface paths {
          * Read one of the caller's organization's projects
          * @description A project of another organization answers 404 `RESOURCE_NOT_FOUND`, exactly like a missing one.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie or API key).
          */
         get: operations["getProject"];
         /**
          * Update a project; omitted or null fields keep their value
          * @description Fields that are omitted or null keep their value; the limits of `createProject` apply.
          *
-         *     **Access:** `member` or above (session cookie).
+         *     **Access:** `member` or above (session cookie or API key).
          */
         put: operations["updateProject"];
         post?: never;
@@ -461,7 +571,7 @@ export interface paths {
          * Delete a project
          * @description Deletes the project for good.
          *
-         *     **Access:** `member` or above (session cookie).
+         *     **Access:** `member` or above (session cookie or API key).
          */
         delete: operations["deleteProject"];
         options?: never;
@@ -524,7 +634,7 @@ export interface paths {
          * List every organization, oldest first
          * @description Every organization of the deployment, oldest first, with its status.
          *
-         *     **Access:** `sys_admin` or above (session cookie).
+         *     **Access:** `sys_admin` or above (session cookie only).
          */
         get: operations["listOrganizations"];
         put?: never;
@@ -532,7 +642,7 @@ export interface paths {
          * Create an organization and invite admin_email as its org_admin
          * @description Creates an active organization and invites `admin_email` as its `org_admin`: the invitation email carries a 7-day link whose token `POST /invitations/accept` takes. 409 `EMAIL_ALREADY_EXISTS` when that email already has an account. `Location` names the new organization.
          *
-         *     **Access:** `sys_admin` or above (session cookie).
+         *     **Access:** `sys_admin` or above (session cookie only).
          */
         post: operations["createOrganization"];
         delete?: never;
@@ -554,7 +664,7 @@ export interface paths {
          * Suspend an organization: its sessions and logins are refused
          * @description Its users' sessions stop working at once and its users cannot log in (401) until it is activated again.
          *
-         *     **Access:** `sys_admin` or above (session cookie).
+         *     **Access:** `sys_admin` or above (session cookie only).
          */
         post: operations["suspendOrganization"];
         delete?: never;
@@ -576,7 +686,7 @@ export interface paths {
          * Activate a suspended organization
          * @description Lets a suspended organization's users log in again; their sessions ended at suspension.
          *
-         *     **Access:** `sys_admin` or above (session cookie).
+         *     **Access:** `sys_admin` or above (session cookie only).
          */
         post: operations["activateOrganization"];
         delete?: never;
@@ -596,7 +706,7 @@ export interface paths {
          * List the members of the caller's organization
          * @description Every user of the caller's organization with their role, in joining order.
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         get: operations["listMembers"];
         put?: never;
@@ -619,7 +729,7 @@ export interface paths {
          * Change a member's role (never above the caller's, never leaving no org_admin)
          * @description Sets a member's role by its name. A caller cannot grant a role above their own (403 `ACCESS_DENIED`) nor demote the last `org_admin` (409 `LAST_ORG_ADMIN`).
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         put: operations["updateMemberRole"];
         post?: never;
@@ -627,7 +737,7 @@ export interface paths {
          * Remove a member: deletes the user, their sessions and their projects
          * @description Deletes the user, their sessions and their projects. Not oneself, and not the last `org_admin` (409 `LAST_ORG_ADMIN`).
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         delete: operations["removeMember"];
         options?: never;
@@ -648,7 +758,7 @@ export interface paths {
          * Suspend a member: their sessions end and they cannot log in (not oneself, not the last active org_admin)
          * @description The member's sessions end at once and they cannot log in until activated. Not oneself, and not the last active `org_admin` (409 `LAST_ORG_ADMIN`).
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         post: operations["suspendMember"];
         delete?: never;
@@ -670,7 +780,7 @@ export interface paths {
          * Let a suspended member log in again
          * @description Lets a suspended member log in again.
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         post: operations["activateMember"];
         delete?: never;
@@ -690,7 +800,7 @@ export interface paths {
          * List the pending invitations of the caller's organization
          * @description Invitations that can be accepted, oldest first: neither accepted, revoked nor expired, and still vouched for by their inviter (one whose inviter was removed, suspended or demoted below the invited role is not listed, since accepting it is refused).
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         get: operations["listInvitations"];
         put?: never;
@@ -698,7 +808,7 @@ export interface paths {
          * Invite an email into the caller's organization; emails a 7-day single-use link
          * @description Emails a single-use link, valid 7 days, to join the caller's organization with `role`, which may not be above the caller's own. The answer never holds the token. 409 `EMAIL_ALREADY_EXISTS` when the email already has an account. `Location` names the new invitation.
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie only).
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -721,7 +831,7 @@ export interface paths {
          * Revoke a pending invitation; its link stops working
          * @description The invitation's link stops working at once.
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         delete: operations["revokeInvitation"];
         options?: never;
@@ -762,14 +872,14 @@ export interface paths {
          * The caller's organization's settings
          * @description The caller's organization's settings: `overage_enabled` and `require_mfa`.
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         get: operations["getOrganizationSettings"];
         /**
          * Change any of the settings; unknown keys are refused
          * @description Changes any of the settings sent; unknown keys or wrong types are 422. `overage_enabled` may be switched on only while the organization has a live subscription (active, trialing, past_due) to bill the overage on, else 409 `CONFLICT` (`reason: no_live_subscription`); it goes off by itself when the subscription ends. With `require_mfa` on, members without MFA get 403 `MFA_REQUIRED` on every route but their account, session and MFA routes. Each change is logged with who made it.
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         put: operations["updateOrganizationSettings"];
         post?: never;
@@ -792,7 +902,7 @@ export interface paths {
          * Start a Stripe Checkout that subscribes the caller's organization to a price
          * @description Starts a Stripe Checkout in subscription mode for `price_id`: redirect the user to `url`. `price_id` must be an active Stripe price of an active plan's product, else 422 on `body.price_id`. While the organization has a live subscription (active, trialing, past_due): 409 `CONFLICT` (`reason: subscription_exists`); plans change in the billing portal. The organization's Stripe customer is created on first need. 503 `SERVICE_UNAVAILABLE` while Stripe is not configured.
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -814,7 +924,7 @@ export interface paths {
          * Open the Stripe billing portal for the caller's organization, returning to APP_BASE_WEB_URL/billing
          * @description The organization's Stripe customer is created on first need (once per organization). 503 while Stripe is not configured.
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         post: operations["createPortalSession"];
         delete?: never;
@@ -856,7 +966,7 @@ export interface paths {
          * The AI credit packs on sale
          * @description Packs of AI tokens sold for a one-time payment. Credits never expire; they are spent after the plan’s allotment for the period.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie or API key).
          */
         get: operations["listCreditPacks"];
         put?: never;
@@ -880,7 +990,7 @@ export interface paths {
          * Start a Stripe Checkout (payment mode) for a credit pack
          * @description Starts a one-time Stripe Checkout for `pack_id`, priced inline: redirect the user to `url`. Back on the success page (`APP_BASE_WEB_URL/billing?credit_pack=success&session_id=…`), call verify with the `session_id`. An unknown `pack_id`: 422. 503 while Stripe is not configured.
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         post: operations["createCreditPackCheckout"];
         delete?: never;
@@ -902,7 +1012,7 @@ export interface paths {
          * Credit a paid credit-pack checkout now, without waiting for the webhook
          * @description Asks Stripe about the checkout session and credits its pack if it is paid: `fulfilled`. Not paid yet (an asynchronous payment method): `pending`. A pack is credited exactly once, whichever of this call and the webhook comes first. A session of another organization, or unknown: 404 `RESOURCE_NOT_FOUND`. 503 while Stripe is not configured.
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         post: operations["verifyCreditPackCheckout"];
         delete?: never;
@@ -946,7 +1056,7 @@ export interface paths {
          * Start TOTP enrolment: a new secret for the authenticator (replaces an unconfirmed one)
          * @description Returns a new base32 `secret` and its `otpauth_url` (issuer `tenantkit`) for an authenticator app; nothing is on until `confirmTotp` accepts a code from it. Calling it again replaces an unconfirmed secret. 409 `CONFLICT` when TOTP is already on.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie only).
          */
         post: operations["setupTotp"];
         delete?: never;
@@ -968,7 +1078,7 @@ export interface paths {
          * Turn TOTP on with a current code; returns 10 recovery codes (shown only now) and ends the user's other sessions
          * @description Turns two-factor authentication on with a current 6-digit code. The answer holds 10 single-use recovery codes, shown only this once; the user's other sessions are revoked. A wrong code is 401 `INVALID_MFA_CODE`.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie only).
          */
         post: operations["confirmTotp"];
         delete?: never;
@@ -990,7 +1100,7 @@ export interface paths {
          * Turn TOTP off: `password` for accounts with one, else `code`
          * @description Turns two-factor authentication off. Accounts with a password confirm with `password`; accounts without one (identity provider) with a current `code`. Limited to 5 tries per user per 15 minutes; a wrong password also counts as a failed login of the account, and while login is throttled so is this (429 `RATE_LIMITED`).
          *
-         *     **Access:** `readonly` or above (session cookie). Rate limit: 5/15m per user (429 `RATE_LIMITED` beyond).
+         *     **Access:** `readonly` or above (session cookie only). Rate limit: 5/15m per user (429 `RATE_LIMITED` beyond).
          */
         post: operations["disableTotp"];
         delete?: never;
@@ -1034,7 +1144,7 @@ export interface paths {
          * Creation options for a new passkey, for `navigator.credentials.create()`
          * @description `PublicKeyCredentialCreationOptionsJSON`: a fresh 32-byte challenge (single use, 5 minutes, bound to this session; asking again replaces it), an opaque `user.id`, the caller's passkeys as `excludeCredentials`, `residentKey: "required"`, `userVerification: "required"`, algorithms ES256 (-7) and RS256 (-257), attestation `none`. Pass it to `PublicKeyCredential.parseCreationOptionsFromJSON()`.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie only).
          */
         post: operations["passkeyRegistrationOptions"];
         delete?: never;
@@ -1056,7 +1166,7 @@ export interface paths {
          * Register the passkey the browser created (`response`: the credential's `toJSON()`)
          * @description Verifies the browser's `RegistrationResponseJSON` against this session's pending challenge (used up by the attempt) and stores the public key. `name` defaults to "Passkey" and the date. A response that does not verify (attestation, origin, rp id, user verification, challenge) or a credential already registered: 400 `VALIDATION_ERROR` with `details` naming `body.response`.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie only).
          */
         post: operations["registerPasskey"];
         delete?: never;
@@ -1076,7 +1186,7 @@ export interface paths {
          * The caller's passkeys
          * @description The caller's passkeys, oldest first. Public keys and credential ids are not shown.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie only).
          */
         get: operations["listPasskeys"];
         put?: never;
@@ -1101,7 +1211,7 @@ export interface paths {
          * Delete one of the caller's passkeys
          * @description The passkey can no longer sign in (the authenticator may still hold it). Another user's passkey: 404 `RESOURCE_NOT_FOUND`.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie only).
          */
         delete: operations["deletePasskey"];
         options?: never;
@@ -1110,7 +1220,7 @@ export interface paths {
          * Rename one of the caller's passkeys
          * @description Sets the name (1..64 characters, one line). Another user's passkey: 404 `RESOURCE_NOT_FOUND`.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie only).
          */
         patch: operations["renamePasskey"];
         trace?: never;
@@ -1159,6 +1269,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's API keys, newest first
+         * @description Newest first, expired keys too, never the keys themselves. Paged as `listProjects`: with `limit`, one page and `Link: <…>; rel="next"` while more remain.
+         *
+         *     **Access:** `org_admin` or above (session cookie only).
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an organization API key
+         * @description Creates a key that acts for the organization with `role` (not above your own: 403 `ACCESS_DENIED`) on every organization route that role reaches, sent as `Authorization: Bearer <key>`. The key (`tk_` then 43 characters) is in this response only: only its SHA-256 is stored. It belongs to the organization, not to you: it keeps working if you leave. `expires_at`, 1 hour to 1 year ahead, is optional (absent: never). Only a signed-in member may create keys, not a key.
+         *
+         *     **Access:** `org_admin` or above (session cookie only).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{api_key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Deletes the key for good: the next request that presents it gets 401 `UNAUTHORIZED`. Another organization's key answers 404, exactly like a missing one.
+         *
+         *     **Access:** `org_admin` or above (session cookie only).
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/plans": {
         parameters: {
             query?: never;
@@ -1170,7 +1330,7 @@ export interface paths {
          * List the active plans by id; `include_inactive=true` (sys_admin only) adds the retired ones
          * @description Active plans, ordered by id. `include_inactive=true` adds retired plans, for a `sys_admin` only (anyone else: 403 `ACCESS_DENIED`).
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie or API key).
          */
         get: operations["listPlans"];
         put?: never;
@@ -1178,7 +1338,7 @@ export interface paths {
          * Create a plan (active, not the default); omitted features follow the catalogue default
          * @description Names are unique case-insensitively and a Stripe product is sold as one plan (409 `CONFLICT`). Unknown features, values of the wrong kind and negatives other than -1: 422.
          *
-         *     **Access:** `sys_admin` or above (session cookie).
+         *     **Access:** `sys_admin` or above (session cookie only).
          */
         post: operations["createPlan"];
         delete?: never;
@@ -1198,7 +1358,7 @@ export interface paths {
          * The caller's organization's effective plan, subscription, usage period and usage of every feature
          * @description The organization's effective plan (its subscription's product while `active`, `trialing` or `past_due`, else the default plan), the subscription, the usage period (the subscription's current period, else the UTC calendar month; half-open) and, per feature, its limit and use.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie or API key).
          */
         get: operations["getCurrentPlan"];
         put?: never;
@@ -1220,7 +1380,7 @@ export interface paths {
          * The feature catalogue: every key a plan can set, its kind, default and label
          * @description Every feature a plan can set: `limit` (records that may exist at once), `metered` (use per period) or `flag`; -1 means unlimited.
          *
-         *     **Access:** `readonly` or above (session cookie).
+         *     **Access:** `readonly` or above (session cookie or API key).
          */
         get: operations["listPlanFeatures"];
         put?: never;
@@ -1243,7 +1403,7 @@ export interface paths {
          * Change a plan; omitted fields keep their value and `features` merges key by key
          * @description Omitted fields keep their value; `features` merges key by key. Deactivating the default plan, a duplicate name or product: 409 `CONFLICT`.
          *
-         *     **Access:** `sys_admin` or above (session cookie).
+         *     **Access:** `sys_admin` or above (session cookie only).
          */
         put: operations["updatePlan"];
         post?: never;
@@ -1266,7 +1426,7 @@ export interface paths {
          * Make an active plan the default; the previous default stops being it
          * @description Exactly one active plan is the default: the previous default stops being it in the same transaction. An inactive plan: 409 `CONFLICT`.
          *
-         *     **Access:** `sys_admin` or above (session cookie).
+         *     **Access:** `sys_admin` or above (session cookie only).
          */
         post: operations["setDefaultPlan"];
         delete?: never;
@@ -1286,7 +1446,7 @@ export interface paths {
          * List the caller's notes, newest first
          * @description The caller's own notes, newest first. With `limit`, one page and `Link: <…>; rel="next"` while more remain; follow it as it is (its `cursor` is opaque). Without `limit`, all of them, streamed: the server reads them 50 at a time, so a long list costs it one batch of memory, not the whole list.
          *
-         *     **Access:** `member` or above (session cookie).
+         *     **Access:** `member` or above (session cookie only).
          */
         get: operations["listNotes"];
         put?: never;
@@ -1294,7 +1454,7 @@ export interface paths {
          * Create a note of the caller's, within the plan's `max_notes`
          * @description A note of the caller's, in the caller's organization. `title` is trimmed, 1 to 200 characters; `content` up to 100,000 (default empty). At the plan's `max_notes`: 403 `QUOTA_EXCEEDED`, checked atomically.
          *
-         *     **Access:** `member` or above (session cookie).
+         *     **Access:** `member` or above (session cookie only).
          */
         post: operations["createNote"];
         delete?: never;
@@ -1314,14 +1474,14 @@ export interface paths {
          * Read one of the caller's notes
          * @description Another user's note, or another organization's, answers 404 `RESOURCE_NOT_FOUND`, exactly like a missing one.
          *
-         *     **Access:** `member` or above (session cookie).
+         *     **Access:** `member` or above (session cookie only).
          */
         get: operations["getNote"];
         /**
          * Update a note; omitted or null fields keep their value
          * @description Omitted or null fields keep their value.
          *
-         *     **Access:** `member` or above (session cookie).
+         *     **Access:** `member` or above (session cookie only).
          */
         put: operations["updateNote"];
         post?: never;
@@ -1329,7 +1489,7 @@ export interface paths {
          * Delete a note, freeing its `max_notes` slot
          * @description Frees a slot of the plan's `max_notes`.
          *
-         *     **Access:** `member` or above (session cookie).
+         *     **Access:** `member` or above (session cookie only).
          */
         delete: operations["deleteNote"];
         options?: never;
@@ -1350,7 +1510,7 @@ export interface paths {
          * Rewrite one of the caller's notes with the AI copilot, streamed
          * @description Rewrites the note for clarity, correctness and the requested `tone`. Checked in this order before a byte is streamed: the note is one of the caller's (404 `RESOURCE_NOT_FOUND`); AI is configured on the server (403 `FEATURE_DISABLED` `{feature_key: "enable_ai", reason: "model_not_configured", missing_setting}` naming the setting) and the plan's `enable_ai` is on (403 `FEATURE_DISABLED` `{feature_key: "enable_ai"}`); the organization's AI capacity (allotment left plus credits) holds the call (403 `QUOTA_EXCEEDED` `{feature_key: "token_limit", limit}`). A model that fails before its first byte: 503 `SERVICE_UNAVAILABLE`, nothing charged. Then the answer streams as `text/plain`, chunk by chunk as the model writes; a failure mid-way cuts it short. Only the tokens the model used are charged (allotment first, then credits, then overage when both overage switches are on); a client that disconnects stops the model. The note is not changed.
          *
-         *     **Access:** `member` or above (session cookie).
+         *     **Access:** `member` or above (session cookie only).
          */
         post: operations["improveNote"];
         delete?: never;
@@ -1372,7 +1532,7 @@ export interface paths {
          * Summarize one of the caller's notes with the AI copilot, streamed
          * @description Summarizes the note in a few sentences, in the requested `tone`. Checked in this order before a byte is streamed: the note is one of the caller's (404 `RESOURCE_NOT_FOUND`); AI is configured on the server (403 `FEATURE_DISABLED` `{feature_key: "enable_ai", reason: "model_not_configured", missing_setting}` naming the setting) and the plan's `enable_ai` is on (403 `FEATURE_DISABLED` `{feature_key: "enable_ai"}`); the organization's AI capacity (allotment left plus credits) holds the call (403 `QUOTA_EXCEEDED` `{feature_key: "token_limit", limit}`). A model that fails before its first byte: 503 `SERVICE_UNAVAILABLE`, nothing charged. Then the answer streams as `text/plain`, chunk by chunk as the model writes; a failure mid-way cuts it short. Only the tokens the model used are charged (allotment first, then credits, then overage when both overage switches are on); a client that disconnects stops the model. The note is not changed.
          *
-         *     **Access:** `member` or above (session cookie).
+         *     **Access:** `member` or above (session cookie only).
          */
         post: operations["summarizeNote"];
         delete?: never;
@@ -1392,7 +1552,7 @@ export interface paths {
          * The organization's AI usage in the current period, and the caller's share
          * @description The usage period (`start` included, `end` excluded), the plan's `token_limit` (-1 unlimited), the tokens charged to the allotment and to overage in it, the credit balance, and the tokens the caller's own calls used.
          *
-         *     **Access:** `member` or above (session cookie).
+         *     **Access:** `member` or above (session cookie or API key).
          */
         get: operations["getUsageSummary"];
         put?: never;
@@ -1414,7 +1574,7 @@ export interface paths {
          * AI calls, newest first: a member sees their own, an org_admin the whole organization’s
          * @description One row per settled copilot call: the tokens the model used and how they were charged (allotment, credits, overage), and their cost. With `limit`, one page and `Link: <…>; rel="next"` while more remain.
          *
-         *     **Access:** `member` or above (session cookie).
+         *     **Access:** `member` or above (session cookie or API key).
          */
         get: operations["listUsageHistory"];
         put?: never;
@@ -1436,7 +1596,7 @@ export interface paths {
          * The organization's ten heaviest AI users in the current period
          * @description Tokens (input plus output) per user in the current usage period, most first, at most 10.
          *
-         *     **Access:** `org_admin` or above (session cookie).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         get: operations["listTopUsers"];
         put?: never;
@@ -1458,14 +1618,14 @@ export interface paths {
          * The deployment's settings
          * @description `ai_overage_enabled`: whether organizations that turn on their own `overage_enabled` may use AI beyond their capacity, billed as overage. Off by default.
          *
-         *     **Access:** `sys_admin` or above (session cookie).
+         *     **Access:** `sys_admin` or above (session cookie only).
          */
         get: operations["getSystemSettings"];
         /**
          * Change any of the deployment’s settings; unknown keys are refused
          * @description Changes any of the settings sent; unknown keys or wrong types are 422. Each change is logged with who made it.
          *
-         *     **Access:** `sys_admin` or above (session cookie).
+         *     **Access:** `sys_admin` or above (session cookie only).
          */
         put: operations["updateSystemSettings"];
         post?: never;
@@ -1495,6 +1655,48 @@ export interface components {
             /** @description The readiness probe */
             health: string;
         };
+        ApiKey: {
+            id: number;
+            name: string;
+            /** @enum {string} */
+            role: "readonly" | "member" | "org_admin";
+            /** @description The first 10 characters of the key, to recognise it by */
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            created_by: {
+                id: number;
+                email: string;
+            } | null;
+            expires_at: string | null;
+            last_used_at: string | null;
+        };
+        AuditEvent: {
+            id: number;
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What happened, dotted lower case
+             * @enum {string}
+             */
+            action: "login.succeeded" | "login.failed" | "logout" | "password.updated" | "password.reset" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_code_used" | "passkey.added" | "passkey.removed" | "session.revoked" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.suspended" | "member.activated" | "api_key.created" | "api_key.revoked" | "organization.settings_changed" | "organization.suspended" | "organization.activated" | "subscription.started" | "subscription.changed" | "subscription.ended" | "credit_pack.bought";
+            actor: {
+                /** @enum {string} */
+                type: "user" | "api_key" | "system";
+                id: number | null;
+                email?: string;
+                name?: string;
+            };
+            target: {
+                type: string;
+                id: string;
+            } | null;
+            ip: string | null;
+            user_agent: string | null;
+            details: {
+                [key: string]: unknown;
+            };
+        };
         CheckoutRequest: {
             price_id: string;
         };
@@ -1509,6 +1711,35 @@ export interface components {
              * @enum {string}
              */
             tone?: "neutral" | "formal" | "friendly" | "concise";
+        };
+        CreateApiKeyRequest: {
+            /** @description Shown in the list, so people can tell keys apart: 1..64 characters, one line */
+            name: string;
+            /**
+             * @description The key's role; not above your own
+             * @enum {string}
+             */
+            role: "readonly" | "member" | "org_admin";
+            /** @description When the key stops working: 1 hour to 1 year from now. Absent: never */
+            expires_at?: string;
+        };
+        CreatedApiKey: {
+            id: number;
+            name: string;
+            /** @enum {string} */
+            role: "readonly" | "member" | "org_admin";
+            /** @description The first 10 characters of the key, to recognise it by */
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            created_by: {
+                id: number;
+                email: string;
+            } | null;
+            expires_at: string | null;
+            last_used_at: string | null;
+            /** @description The key itself, shown only now: store it somewhere safe */
+            key: string;
         };
         CreateInvitationRequest: {
             /** Format: email */
@@ -1788,9 +2019,13 @@ export interface components {
 }
 export type AcceptInvitationRequest = components['schemas']['AcceptInvitationRequest'];
 export type ApiIndex = components['schemas']['ApiIndex'];
+export type ApiKey = components['schemas']['ApiKey'];
+export type AuditEvent = components['schemas']['AuditEvent'];
 export type CheckoutRequest = components['schemas']['CheckoutRequest'];
 export type CheckoutSession = components['schemas']['CheckoutSession'];
 export type CopilotRequest = components['schemas']['CopilotRequest'];
+export type CreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
+export type CreatedApiKey = components['schemas']['CreatedApiKey'];
 export type CreateInvitationRequest = components['schemas']['CreateInvitationRequest'];
 export type CreateOrganizationRequest = components['schemas']['CreateOrganizationRequest'];
 export type CreateProjectRequest = components['schemas']['CreateProjectRequest'];
@@ -1949,6 +2184,215 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description At most this many events; without it, all of them */
+                limit?: number;
+                /** @description Opaque: where the previous page ended, as given in its `Link` header's next URL */
+                cursor?: string;
+                /** @description What happened, dotted lower case */
+                action?: "login.succeeded" | "login.failed" | "logout" | "password.updated" | "password.reset" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_code_used" | "passkey.added" | "passkey.removed" | "session.revoked" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.suspended" | "member.activated" | "api_key.created" | "api_key.revoked" | "organization.settings_changed" | "organization.suspended" | "organization.activated" | "subscription.started" | "subscription.changed" | "subscription.ended" | "credit_pack.bought";
+                /** @description Only the events of this kind of actor */
+                actor_type?: "user" | "api_key" | "system";
+                /** @description Only the events of this actor (a user's or an API key's id: add `actor_type` to tell them apart) */
+                actor_id?: number;
+                /** @description Only events at or after this time */
+                since?: string;
+                /** @description Only events before this time */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events; all of them without `limit` */
+            200: {
+                headers: {
+                    /** @description Sent while more remain, with `limit` only: `<…?limit=N&cursor=…>; rel="next"`, the next page's URL to follow as it is */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEvent"][];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    exportAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Events at or after this time; default: 366 days before `until` */
+                since?: string;
+                /** @description Events before this time; default: now. At most 366 days after `since` */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One AuditEvent JSON object per line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listOrganizationAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description At most this many events; without it, all of them */
+                limit?: number;
+                /** @description Opaque: where the previous page ended, as given in its `Link` header's next URL */
+                cursor?: string;
+                /** @description What happened, dotted lower case */
+                action?: "login.succeeded" | "login.failed" | "logout" | "password.updated" | "password.reset" | "mfa.enabled" | "mfa.disabled" | "mfa.recovery_code_used" | "passkey.added" | "passkey.removed" | "session.revoked" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.suspended" | "member.activated" | "api_key.created" | "api_key.revoked" | "organization.settings_changed" | "organization.suspended" | "organization.activated" | "subscription.started" | "subscription.changed" | "subscription.ended" | "credit_pack.bought";
+                /** @description Only the events of this kind of actor */
+                actor_type?: "user" | "api_key" | "system";
+                /** @description Only the events of this actor (a user's or an API key's id: add `actor_type` to tell them apart) */
+                actor_id?: number;
+                /** @description Only events at or after this time */
+                since?: string;
+                /** @description Only events before this time */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id */
+                organization_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events; all of them without `limit` */
+            200: {
+                headers: {
+                    /** @description Sent while more remain, with `limit` only: `<…?limit=N&cursor=…>; rel="next"`, the next page's URL to follow as it is */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEvent"][];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             "4XX": components["responses"]["UnreadableRequest"];
@@ -2750,6 +3194,188 @@ export interface operations {
             /** @description VALIDATION_ERROR */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    requestEmailLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    verifyEmailLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description `{user_id}`: signed in. `{mfa_required: true}`: go on with `POST /auth/mfa/verify` (no session yet) */
+            200: {
+                headers: {
+                    /** @description The session cookie, or the `mfa_challenge` cookie (both HttpOnly) */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user_id: number;
+                    } | {
+                        /** @constant */
+                        mfa_required: true;
+                    };
+                };
+            };
+            /** @description INVALID_TOKEN, MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCOUNT_SUSPENDED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5622,6 +6248,201 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description At most this many API keys; without it, all of them */
+                limit?: number;
+                /** @description Opaque: where the previous page ended, as given in its `Link` header's next URL */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of keys; all of them without `limit` */
+            200: {
+                headers: {
+                    /** @description Sent while more remain, with `limit` only: `<…?limit=N&cursor=…>; rel="next"`, the next page's URL to follow as it is */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"][];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key, with the key itself shown this once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            /** @description MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            "4XX": components["responses"]["UnreadableRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API key's id */
+                api_key_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ACCESS_DENIED, MFA_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

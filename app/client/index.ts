@@ -53,14 +53,30 @@ export type ApiClient = Client<paths>;
 export interface ApiClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   /** Carry the session cookie between calls outside a browser. */
   cookieJar?: CookieJar;
+  /**
+   * An organization API key (`tk_…`), sent as `Authorization: Bearer` on every call instead of a
+   * session cookie. Never with a `cookieJar` that holds a session: the API refuses both at once.
+   */
+  apiKey?: string;
 }
 
 /**
  * The typed client over `fetch`. In a browser pass `{ credentials: 'include' }` (the API and the
- * frontend are different origins); elsewhere pass a `cookieJar`.
+ * frontend are different origins); elsewhere pass a `cookieJar`, or an organization `apiKey`.
  */
 export function createApiClient(baseUrl: string, options: ApiClientOptions | CookieJar = {}): ApiClient {
-  const { cookieJar, fetch: send = globalThis.fetch, ...rest } = options instanceof CookieJar ? { cookieJar: options } : options;
+  const { cookieJar, apiKey, fetch: send = globalThis.fetch, ...rest } = options instanceof CookieJar ? { cookieJar: options } : options;
+  if (apiKey !== undefined) {
+    const authorization = `Bearer ${apiKey}`;
+    return createClient<paths>({
+      ...rest,
+      baseUrl,
+      fetch: (request) => {
+        request.headers.set('Authorization', authorization);
+        return send(request);
+      },
+    });
+  }
   if (!cookieJar) return createClient<paths>({ ...rest, baseUrl, fetch: send });
   return createClient<paths>({
     ...rest,

@@ -3,6 +3,7 @@ import { TOKENS } from './tokens';
 import { MfaChallengeCookie, SessionCookie } from '../http/session-cookie';
 import { sessionRoutes } from '../http/routes/sessions.routes';
 import { accountRoutes } from '../http/routes/accounts.routes';
+import { emailLinkRoutes } from '../http/routes/email-link.routes';
 import { PostgresUserRepository } from '../../adapters/postgres/postgres-user-repository';
 import { PostgresOrganizationRepository } from '../../adapters/postgres/postgres-organization-repository';
 import { PostgresSessionStore } from '../../adapters/postgres/postgres-session-store';
@@ -30,6 +31,9 @@ import { RevokeSession } from '../../core/accounts/revoke-session.use-case';
 import { RevokeOtherSessions } from '../../core/accounts/revoke-other-sessions.use-case';
 import { SessionActivity } from '../../core/accounts/session-activity';
 import { LoginThrottle } from '../../core/accounts/login-throttle';
+import { RequestEmailLink } from '../../core/accounts/request-email-link.use-case';
+import { VerifyEmailLink } from '../../core/accounts/verify-email-link.use-case';
+import { FailedSignIns } from '../../core/accounts/failed-sign-ins';
 
 function accountsPorts(ctx: ResolutionContext): AccountsPorts {
   return {
@@ -44,6 +48,7 @@ function accountsPorts(ctx: ResolutionContext): AccountsPorts {
     outbox: ctx.get(TOKENS.EmailOutbox),
     unitOfWork: ctx.get(TOKENS.UnitOfWork),
     rateLimiter: ctx.get(TOKENS.RateLimiter),
+    audit: ctx.get(TOKENS.AuditLog),
   };
 }
 
@@ -79,6 +84,9 @@ export function accountsModule(): ContainerModule {
       (ctx) => new SessionActivity({ sessions: ctx.get(TOKENS.SessionStore), clock: ctx.get(TOKENS.Clock), logger: ctx.get(TOKENS.Logger) }),
     );
     bind(TOKENS.LoginThrottle).toDynamicValue((ctx) => new LoginThrottle(accountsPorts(ctx)));
+    bind(TOKENS.FailedSignIns).toDynamicValue(
+      (ctx) => new FailedSignIns({ users: ctx.get(TOKENS.UserRepository), audit: ctx.get(TOKENS.AuditLog), logger: ctx.get(TOKENS.Logger) }),
+    );
 
     bind(TOKENS.AccountUseCases).toDynamicValue((ctx) => {
       const deps: AccountsDeps = {
@@ -89,6 +97,7 @@ export function accountsModule(): ContainerModule {
         loginThrottle: ctx.get(TOKENS.LoginThrottle),
         // Bound by the MFA module: a user with a second factor gets a challenge, not a session.
         signInCompletion: ctx.get(TOKENS.SignInCompletion),
+        failedSignIns: ctx.get(TOKENS.FailedSignIns),
       };
       return {
         authenticateSession: new AuthenticateSession(deps),
@@ -106,10 +115,12 @@ export function accountsModule(): ContainerModule {
         listSessions: new ListSessions(deps),
         revokeSession: new RevokeSession(deps),
         revokeOtherSessions: new RevokeOtherSessions(deps),
+        requestEmailLink: new RequestEmailLink(deps),
+        verifyEmailLink: new VerifyEmailLink(deps),
       };
     });
 
-    bind(TOKENS.Authenticate).toDynamicValue((ctx) => {
+    bind(TOKENS.AuthenticateSession).toDynamicValue((ctx) => {
       const { authenticateSession } = ctx.get(TOKENS.AccountUseCases);
       const cookie = ctx.get(TOKENS.SessionCookie);
       return (koa) => authenticateSession.execute(cookie.read(koa));
@@ -119,6 +130,13 @@ export function accountsModule(): ContainerModule {
         signupOpen: ctx.get(TOKENS.AccountsSettings).mode === 'b2c',
         afterResponse: ctx.get(TOKENS.AfterResponse),
       }),
+    );
+    bind(TOKENS.Routes).toDynamicValue((ctx) =>
+      emailLinkRoutes(
+        ctx.get(TOKENS.AccountUseCases),
+        { session: ctx.get(TOKENS.SessionCookie), challenge: ctx.get(TOKENS.MfaChallengeCookie) },
+        { enabled: ctx.get(TOKENS.Config).emailLinkSignIn, afterResponse: ctx.get(TOKENS.AfterResponse) },
+      ),
     );
     bind(TOKENS.Routes).toDynamicValue((ctx) => sessionRoutes(ctx.get(TOKENS.AccountUseCases), ctx.get(TOKENS.SessionCookie)));
   });

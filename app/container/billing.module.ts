@@ -44,6 +44,7 @@ export function billingModule(): ContainerModule {
         ledger: ctx.get(TOKENS.CreditLedger),
         tokenHasher: ctx.get(TOKENS.TokenHasher),
         unitOfWork: ctx.get(TOKENS.UnitOfWork),
+        audit: ctx.get(TOKENS.AuditLog),
         clock: ctx.get(TOKENS.Clock),
         logger: ctx.get(TOKENS.Logger),
         settings: { baseWebUrl: ctx.get(TOKENS.Config).baseWebUrl },
@@ -65,7 +66,13 @@ export function billingModule(): ContainerModule {
       return creditPackRoutes(config.ai.creditPacks, config.stripe ? ctx.get(TOKENS.BillingUseCases) : undefined);
     });
     bind(TOKENS.CreditPackFulfilment).toDynamicValue(
-      (ctx) => new FulfilCreditPack({ ledger: ctx.get(TOKENS.CreditLedger), packs: ctx.get(TOKENS.Config).ai.creditPacks, logger: ctx.get(TOKENS.Logger) }),
+      (ctx) => new FulfilCreditPack({
+          ledger: ctx.get(TOKENS.CreditLedger),
+          packs: ctx.get(TOKENS.Config).ai.creditPacks,
+          logger: ctx.get(TOKENS.Logger),
+          unitOfWork: ctx.get(TOKENS.UnitOfWork),
+          audit: ctx.get(TOKENS.AuditLog),
+        }),
     );
     bind(TOKENS.Routes).toDynamicValue((ctx) => configRoutes(ctx.get(TOKENS.Config)));
   });

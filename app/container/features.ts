@@ -10,8 +10,10 @@ import { plansModule } from './plans.module';
 import { notesModule } from './notes.module';
 import { aiModule } from './ai.module';
 import { passkeysModule } from './passkeys.module';
+import { auditModule } from './audit.module';
+import { apiKeysModule } from './api-keys.module';
 
 /** One container module per bounded context; each binds its use cases and its routes. */
 export function featureModules(): ContainerModule[] {
-  return [accountsModule(), projectsModule(), jobsModule(), idpModule(), organizationsModule(), billingModule(), mfaModule(), passkeysModule(), plansModule(), notesModule(), aiModule()];
+  return [auditModule(), accountsModule(), projectsModule(), jobsModule(), idpModule(), organizationsModule(), billingModule(), mfaModule(), passkeysModule(), apiKeysModule(), plansModule(), notesModule(), aiModule()];
 }

@@ -51,6 +51,7 @@ export function idpModule(): ContainerModule {
         tokenHasher: ctx.get(TOKENS.TokenHasher),
         clock: ctx.get(TOKENS.Clock),
         unitOfWork: ctx.get(TOKENS.UnitOfWork),
+        audit: ctx.get(TOKENS.AuditLog),
         provider: ctx.get(TOKENS.IdentityProvider),
         stateSigner: ctx.get(TOKENS.StateSigner),
         flows: ctx.get(TOKENS.IdpLoginFlowStore),
@@ -63,9 +64,11 @@ export function idpModule(): ContainerModule {
           organizations: ctx.get(TOKENS.OrganizationRepository),
           clock: ctx.get(TOKENS.Clock),
           unitOfWork: ctx.get(TOKENS.UnitOfWork),
+          audit: ctx.get(TOKENS.AuditLog),
         }),
         settings: ctx.get(TOKENS.AccountsSettings),
         signInCompletion: ctx.get(TOKENS.SignInCompletion),
+        failedSignIns: ctx.get(TOKENS.FailedSignIns),
         logger: ctx.get(TOKENS.Logger),
       };
       return { start: new StartIdpLogin(deps), complete: new CompleteIdpLogin(deps) };

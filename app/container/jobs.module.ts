@@ -43,6 +43,8 @@ export function jobsModule(): ContainerModule {
       pruneExpiredChallenges: new PruneExpiredChallenges({ challenges: ctx.get(TOKENS.MfaChallengeStore), clock: ctx.get(TOKENS.Clock) }),
       // The passkeys module binds this store.
       prunePasskeyChallenges: new PruneExpiredPasskeyChallenges({ challenges: ctx.get(TOKENS.PasskeyChallengeStore), clock: ctx.get(TOKENS.Clock) }),
+      // The audit module binds it, over its own retention setting.
+      pruneAuditEvents: ctx.get(TOKENS.AuditUseCases).pruneAuditEvents,
       // The AI module binds these ports.
       releaseExpiredReservations: ctx.get(TOKENS.AiUseCases).releaseExpiredReservations,
       reportOverage: ctx.get(TOKENS.Config).stripe
@@ -62,8 +64,12 @@ export function jobsModule(): ContainerModule {
     }));
 
     bind(TOKENS.Routes).toDynamicValue((ctx) => {
-      const { pruneExpiredSessions } = ctx.get(TOKENS.JobUseCases);
-      return cronRoutes({ secret: ctx.get(TOKENS.Config).cronSecret, pruneSessions: () => pruneExpiredSessions.execute() });
+      const { pruneExpiredSessions, pruneAuditEvents } = ctx.get(TOKENS.JobUseCases);
+      return cronRoutes({
+        secret: ctx.get(TOKENS.Config).cronSecret,
+        pruneSessions: () => pruneExpiredSessions.execute(),
+        pruneAuditEvents: () => pruneAuditEvents.execute(),
+      });
     });
   });
 }

@@ -39,10 +39,12 @@ export function mfaModule(): ContainerModule {
       rateLimiter: ctx.get(TOKENS.RateLimiter),
       clock: ctx.get(TOKENS.Clock),
       unitOfWork: ctx.get(TOKENS.UnitOfWork),
+      audit: ctx.get(TOKENS.AuditLog),
       settings: { issuer: ctx.get(TOKENS.Config).appName },
       sessionIssuer: ctx.get(TOKENS.SessionIssuer),
       loginThrottle: ctx.get(TOKENS.LoginThrottle),
       secondFactorThrottle: new SecondFactorThrottle({ rateLimiter: ctx.get(TOKENS.RateLimiter) }),
+      failedSignIns: ctx.get(TOKENS.FailedSignIns),
     });
     bind(TOKENS.SignInCompletion).toDynamicValue((ctx) => new MfaSignInCompletion(deps(ctx)));
 

@@ -43,6 +43,7 @@ export function organizationsModule(): ContainerModule {
         outbox: ctx.get(TOKENS.EmailOutbox),
         unitOfWork: ctx.get(TOKENS.UnitOfWork),
         rateLimiter: ctx.get(TOKENS.RateLimiter),
+        audit: ctx.get(TOKENS.AuditLog),
         settings: ctx.get(TOKENS.AccountsSettings),
         logger: ctx.get(TOKENS.Logger),
         meteredBilling: ctx.get(TOKENS.SubscriptionRepository),

@@ -38,6 +38,9 @@ export function passkeysModule(): ContainerModule {
       tokenGenerator: ctx.get(TOKENS.TokenGenerator),
       tokenHasher: ctx.get(TOKENS.TokenHasher),
       clock: ctx.get(TOKENS.Clock),
+      unitOfWork: ctx.get(TOKENS.UnitOfWork),
+      audit: ctx.get(TOKENS.AuditLog),
+      failedSignIns: ctx.get(TOKENS.FailedSignIns),
     });
 
     bind(TOKENS.PasskeyUseCases).toDynamicValue((ctx) => {

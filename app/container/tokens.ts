@@ -6,6 +6,7 @@ import type { IdpBindingCookie } from '../http/idp-binding-cookie';
 import type { AfterResponse } from '../http/after-response';
 import type { AnyRoute } from '../http/route';
 import type { AccountUseCases } from '../http/routes/accounts.routes';
+import type { EmailLinkUseCases } from '../http/routes/email-link.routes';
 import type { BillingUseCases } from '../http/routes/billing.routes';
 import type { NoteUseCases } from '../http/routes/notes.routes';
 import type { PlanUseCases } from '../http/routes/plans.routes';
@@ -18,6 +19,7 @@ import type { MfaUseCases } from '../http/routes/mfa.routes';
 import type { SessionUseCases } from '../http/routes/sessions.routes';
 import type { SessionActivity } from '../../core/accounts/session-activity';
 import type { LoginThrottle } from '../../core/accounts/login-throttle';
+import type { FailedSignIns } from '../../core/accounts/failed-sign-ins';
 import type { AtRestEncryption } from '../../core/shared/at-rest-encryption.port';
 import type { TotpVerifier } from '../../core/mfa/totp-verifier.port';
 import type { MfaRepository } from '../../core/mfa/mfa-repository.port';
@@ -25,13 +27,17 @@ import type { MfaChallengeStore } from '../../core/mfa/mfa-challenge-store.port'
 import type { SignInCompletion } from '../../core/accounts/sign-in-completion.port';
 import type { JobUseCases } from '../jobs/jobs';
 import type { PasskeyUseCases } from '../http/routes/passkeys.routes';
+import type { ApiKeyUseCases } from '../http/routes/api-keys.routes';
+import type { ApiKeyRepository } from '../../core/api-keys/api-key-repository.port';
+import type { AuthenticateApiKey } from '../../core/api-keys/authenticate-api-key.use-case';
+import type { ApiKeyActivity } from '../../core/api-keys/api-key-activity';
 import type { PasskeyRepository } from '../../core/passkeys/passkey-repository.port';
 import type { PasskeyChallengeStore } from '../../core/passkeys/passkey-challenge-store.port';
 import type { RelyingParty } from '../../core/passkeys/relying-party.port';
 import type { Database } from '../../adapters/postgres/database';
 import type { AccountsSettings } from '../../core/accounts/accounts-deps';
 import type { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
-import type { Caller } from '../../core/access/caller';
+import type { Caller, UserCaller } from '../../core/access/caller';
 import type { Entitlements } from '../../core/access/entitlements.port';
 import type { LimitFeatureKey } from '../../core/plans/feature-catalogue';
 import type { PasswordHasher, TokenGenerator, TokenHasher } from '../../core/accounts/crypto.port';
@@ -70,6 +76,10 @@ import type { CopilotUseCases } from '../http/routes/copilot.routes';
 import type { UsageUseCases } from '../http/routes/usage.routes';
 import type { SystemSettingsUseCases } from '../http/routes/settings.routes';
 import type { CreditPackUseCases } from '../http/routes/credit-packs.routes';
+import type { AuditLog } from '../../core/audit/audit-log.port';
+import type { AuditEventRepository } from '../../core/audit/audit-event-repository.port';
+import type { AuditUseCases } from '../http/routes/audit.routes';
+import type { PruneAuditEvents } from '../../core/audit/prune-audit-events.use-case';
 
 /**
  * A service identifier that carries the type it resolves to: `bind(TOKENS.Clock)` accepts only a
@@ -98,8 +108,14 @@ export const TOKENS = {
   /** Multi-bound: each context binds its routes once. */
   Routes: token<AnyRoute[]>('Routes'),
   AfterResponse: token<AfterResponse>('AfterResponse'),
-  /** The session guard the router runs for every non-public route. */
+  /** The authentication the router runs for every non-public route: a bearer API key or the session cookie. */
   Authenticate: token<(ctx: Context) => Promise<Caller>>('Authenticate'),
+  /** The session cookie's half of Authenticate. */
+  AuthenticateSession: token<(ctx: Context) => Promise<UserCaller>>('AuthenticateSession'),
+  // audit: every context that records changes resolves AuditLog
+  AuditLog: token<AuditLog>('AuditLog'),
+  AuditEventRepository: token<AuditEventRepository>('AuditEventRepository'),
+  AuditUseCases: token<AuditUseCases & { pruneAuditEvents: PruneAuditEvents }>('AuditUseCases'),
   // accounts
   AccountsSettings: token<AccountsSettings>('AccountsSettings'),
   UserRepository: token<UserRepository>('UserRepository'),
@@ -114,7 +130,8 @@ export const TOKENS = {
   SessionCookie: token<SessionCookie>('SessionCookie'),
   SessionActivity: token<SessionActivity>('SessionActivity'),
   LoginThrottle: token<LoginThrottle>('LoginThrottle'),
-  AccountUseCases: token<AccountUseCases & SessionUseCases & { authenticateSession: AuthenticateSession }>('AccountUseCases'),
+  FailedSignIns: token<FailedSignIns>('FailedSignIns'),
+  AccountUseCases: token<AccountUseCases & SessionUseCases & EmailLinkUseCases & { authenticateSession: AuthenticateSession }>('AccountUseCases'),
   // second factor
   AtRestEncryption: token<AtRestEncryption>('AtRestEncryption'),
   TotpVerifier: token<TotpVerifier>('TotpVerifier'),
@@ -123,6 +140,10 @@ export const TOKENS = {
   SignInCompletion: token<SignInCompletion>('SignInCompletion'),
   MfaChallengeCookie: token<MfaChallengeCookie>('MfaChallengeCookie'),
   MfaUseCases: token<MfaUseCases>('MfaUseCases'),
+  // API keys
+  ApiKeyRepository: token<ApiKeyRepository>('ApiKeyRepository'),
+  ApiKeyActivity: token<ApiKeyActivity>('ApiKeyActivity'),
+  ApiKeyUseCases: token<ApiKeyUseCases & { authenticateApiKey: AuthenticateApiKey }>('ApiKeyUseCases'),
   // passkeys
   PasskeyRepository: token<PasskeyRepository>('PasskeyRepository'),
   PasskeyChallengeStore: token<PasskeyChallengeStore>('PasskeyChallengeStore'),

@@ -40,7 +40,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
         },
         credentials: true,
         allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-        allowHeaders: ['Content-Type', 'X-Request-Id'],
+        allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
         exposeHeaders: EXPOSED_HEADERS,
         maxAge: 600,
         secureContext: false,

@@ -25,6 +25,8 @@ export interface ListSource<T> {
 export interface ListLink {
   baseApiUrl: string;
   path: string;
+  /** The list's own filters, repeated in the next page's URL so that page continues the same list. */
+  query?: Record<string, string>;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface ListLink {
 export async function listBody<T>(ctx: Context, query: { limit?: number; cursor?: string }, source: ListSource<T>, link: ListLink): Promise<unknown> {
   if (query.limit === undefined) return streamList(ctx, source, query.cursor);
   const page = await source.page({ limit: query.limit, ...(query.cursor === undefined ? {} : { cursor: query.cursor }) });
-  linkNextPage(ctx, link.baseApiUrl, link.path, query.limit, page.nextCursor);
+  linkNextPage(ctx, link.baseApiUrl, link.path, query.limit, page.nextCursor, link.query);
   return page.items.map(source.toResponse);
 }
 

@@ -32,7 +32,9 @@ export const TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'Sessions', description: "The caller's signed-in devices: list them, end one, or end every other." },
   { name: 'MFA', description: 'Two-factor sign-in with an authenticator app (TOTP): set it up, confirm it, disable it, and the second step of a login that needs it.' },
   { name: 'Passkeys', description: "Sign-in with a passkey (WebAuthn): enrol one on the caller's account, list, rename and remove them, and log in with one, without a password or a second step." },
+  { name: 'ApiKeys', description: "Organization API keys for scripts and servers: create one with a role, send it as `Authorization: Bearer`, list and revoke them. A key belongs to the organization, not to the member who made it." },
   { name: 'Settings', description: "Settings of the caller's organization (org_admin) and of the whole deployment (sys_admin)." },
+  { name: 'Audit', description: "The organization's audit log: who changed what, when and from where (sign-ins, credentials, members, keys, settings, billing), listed, filtered and exported as NDJSON for a SIEM." },
   { name: 'Plans', description: "Plans, their features and quotas: the caller's organization's effective plan and usage, and the catalogue a sys_admin edits." },
   { name: 'Billing', description: 'Stripe: subscription checkout and the customer portal, AI credit packs, and the webhook that applies Stripe events.' },
   { name: 'AI', description: "The AI copilot on a note: improve or summarize it. Needs a plan with AI and a provider key; every call is charged against the organization's token allowance and credits, never beyond." },
@@ -45,7 +47,9 @@ const API_DESCRIPTION = `A multi-tenant SaaS backend: accounts, organizations, r
 
 **Authentication.** \`POST /auth/login\` sets an HttpOnly session cookie; send it with every other request
 (\`credentials: 'include'\` in a browser). Roles rank \`readonly\` < \`member\` < \`org_admin\` < \`sys_admin\`;
-an operation's *access* names the lowest role it accepts.
+an operation's *access* names the lowest role it accepts. Scripts and servers may instead send an
+organization API key as \`Authorization: Bearer <key>\` (see \`createApiKey\`) on the operations that list the
+\`apiKey\` scheme; never both a key and the session cookie on one request.
 
 **Errors.** Every error is an \`ErrorResponse\` with a stable \`code\`; \`details\` maps each invalid field
 (\`body.name\`, \`query.limit\`, \`path.project_id\`) to its message on a 422. A 429 or 503 carries \`Retry-After\`.
@@ -127,6 +131,12 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Js
           name: info.sessionCookieName,
           description: 'The HttpOnly session cookie set by `POST /auth/login` (or the identity-provider callback).',
         },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An organization API key (`tk_…`, made with `createApiKey`) as `Authorization: Bearer <key>`: it acts for its organization with its role on the operations that list this scheme. Never together with the session cookie (400 `MALFORMED_REQUEST`).',
+        },
       },
     },
   };
@@ -175,14 +185,18 @@ function operation(route: AnyRoute, input: (s: v.GenericSchema) => JsonSchema, o
     op.requestBody = { required: !route.bodyOptional, content: { 'application/json': { schema: input(route.body) } } };
   }
   op.responses = responses(route, output);
-  op.security = route.access === 'public' ? [] : [{ sessionCookie: [] }];
+  op.security = route.access === 'public' ? [] : keysAccepted(route) ? [{ sessionCookie: [] }, { apiKey: [] }] : [{ sessionCookie: [] }];
   if (route.access !== 'public') op['x-required-role'] = route.access;
   if (route.rateLimit) op['x-rate-limit'] = route.rateLimit.per === 'user' ? `${route.rateLimit.rule} per user` : route.rateLimit.rule;
   return op;
 }
 
+/** Whether an organization API key may call the route: the router's rule, which never lets a key reach a sys_admin route. */
+const keysAccepted = (route: AnyRoute): boolean => route.access !== 'public' && route.access !== 'sys_admin' && route.apiKeys === 'accepted';
+
 function accessLine(route: AnyRoute): string {
-  const who = route.access === 'public' ? 'public' : `\`${route.access}\` or above (session cookie)`;
+  const credentials = keysAccepted(route) ? 'session cookie or API key' : 'session cookie only';
+  const who = route.access === 'public' ? 'public' : `\`${route.access}\` or above (${credentials})`;
   const per = route.rateLimit?.per === 'user' ? 'user' : 'client IP';
   const limit = route.rateLimit ? ` Rate limit: ${route.rateLimit.rule} per ${per} (429 \`RATE_LIMITED\` beyond).` : '';
   return `**Access:** ${who}.${limit}`;

@@ -26,8 +26,16 @@ export const NEXT_LINK_HEADER = {
   Link: 'Sent while more remain, with `limit` only: `<…?limit=N&cursor=…>; rel="next"`, the next page\'s URL to follow as it is',
 };
 
-/** Sets `Link: <next page>; rel="next"` when a paged list has more (never without `limit`). */
-export function linkNextPage(ctx: Context, baseApiUrl: string, path: string, limit: number | undefined, nextCursor: string | null): void {
+/** Sets `Link: <next page>; rel="next"` when a paged list has more (never without `limit`), keeping the list's `filters`. */
+export function linkNextPage(
+  ctx: Context,
+  baseApiUrl: string,
+  path: string,
+  limit: number | undefined,
+  nextCursor: string | null,
+  filters: Record<string, string> = {},
+): void {
   if (nextCursor === null || limit === undefined) return;
-  ctx.set('Link', `<${baseApiUrl}${path}?limit=${limit}&cursor=${encodeURIComponent(nextCursor)}>; rel="next"`);
+  const kept = Object.entries(filters).map(([name, value]) => `&${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('');
+  ctx.set('Link', `<${baseApiUrl}${path}?limit=${limit}&cursor=${encodeURIComponent(nextCursor)}${kept}>; rel="next"`);
 }

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { Context } from 'koa';
-import type { Caller } from '../../core/access/caller';
+import type { Caller, UserCaller } from '../../core/access/caller';
 import type { RoleName } from '../../core/access/role';
 import type { ApiErrorCode } from './error-mapping';
 
@@ -29,12 +29,23 @@ export interface Reply {
   body?: unknown;
 }
 
-export interface HandlerInput<B, P, Q, A> {
+/**
+ * Whether an organization API key may call an authenticated route. `accepted`: the route acts on
+ * the organization, and a key reaches it as far as its role does. `refused`: the route is about
+ * one's own user (account, password, sessions, MFA, passkeys, notes and the copilot), or is one
+ * a key must not reach (minting keys, `sys_admin` routes): a key gets 403 ACCESS_DENIED.
+ */
+export type ApiKeyAccess = 'accepted' | 'refused';
+
+/** The caller a handler gets: none on a public route, a member or a key where keys are accepted, a member otherwise. */
+export type CallerOf<A, K> = A extends 'public' ? undefined : K extends 'accepted' ? Caller : UserCaller;
+
+export interface HandlerInput<B, P, Q, A, K = ApiKeyAccess> {
   body: Out<B>;
   params: Out<P>;
   query: Out<Q>;
   /** The authenticated caller; absent on public routes. */
-  caller: A extends 'public' ? undefined : Caller;
+  caller: CallerOf<A, K>;
   /** The client address as the rate limits see it (trusted proxy hops applied). */
   clientIp: string;
   ctx: Context;
@@ -45,11 +56,12 @@ export interface HandlerInput<B, P, Q, A> {
  * the same valibot schemas the handler is validated with. `access` is the only way a route says
  * who may call it.
  */
-export interface RouteDefinition<
-  B extends Schema | undefined = Schema | undefined,
-  P extends Schema | undefined = Schema | undefined,
-  Q extends Schema | undefined = Schema | undefined,
-  A extends 'public' | RoleName = 'public' | RoleName,
+interface RouteFields<
+  B extends Schema | undefined,
+  P extends Schema | undefined,
+  Q extends Schema | undefined,
+  A extends 'public' | RoleName,
+  K extends ApiKeyAccess,
 > {
   method: HttpMethod;
   /** OpenAPI-style path: `/projects/{project_id}`. */
@@ -103,17 +115,30 @@ export interface RouteDefinition<
    * or a shared secret, never by the session cookie: the cross-site request check does not apply.
    */
   serverToServer?: boolean;
-  handler(input: HandlerInput<B, P, Q, A>): Promise<Reply>;
+  handler(input: HandlerInput<B, P, Q, A, K>): Promise<Reply>;
 }
 
+/**
+ * One HTTP route, declared once. Every authenticated route says whether API keys may call it
+ * (`apiKeys`), so a new route cannot leave the question open; a public route has no caller to ask about.
+ */
+export type RouteDefinition<
+  B extends Schema | undefined = Schema | undefined,
+  P extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  A extends 'public' | RoleName = 'public' | RoleName,
+  K extends ApiKeyAccess = ApiKeyAccess,
+> = RouteFields<B, P, Q, A, K> & (A extends 'public' ? { apiKeys?: never } : { apiKeys: K });
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRoute = RouteDefinition<any, any, any, any>;
+export type AnyRoute = RouteDefinition<any, any, any, any, any>;
 
 export function defineRoute<
   B extends Schema | undefined = undefined,
   P extends Schema | undefined = undefined,
   Q extends Schema | undefined = undefined,
   A extends 'public' | RoleName = 'public',
->(route: RouteDefinition<B, P, Q, A>): AnyRoute {
+  K extends ApiKeyAccess = 'refused',
+>(route: RouteDefinition<B, P, Q, A, K>): AnyRoute {
   return route;
 }

@@ -1,12 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as v from 'valibot';
-import { pino } from 'pino';
-import { createHttpApp } from './app';
 import { defineRoute, type AnyRoute } from './route';
-import { loadConfig } from '../config/config';
+import { serveRoutes } from '../../test/support/router-server';
 import { ROLES, satisfies, isRoleName, type RoleName } from '../../core/access/role';
 import { DomainError } from '../../core/shared/domain-error';
 
@@ -32,30 +28,20 @@ function routesFor(access: readonly Access[]): AnyRoute[] {
 }
 
 describe('the role guard (property)', () => {
-  let server: Server;
+  let served: Awaited<ReturnType<typeof serveRoutes>>;
   let base: string;
   const declared = fc.sample(fc.array(fc.constantFrom(...ACCESS), { minLength: 5, maxLength: 25 }), { numRuns: 1, seed: 7 })[0]!;
   const all = [...ACCESS, ...declared];
 
   beforeAll(async () => {
-    const app = createHttpApp({
-      config: loadConfig({}).config,
-      logger: pino({ level: 'silent' }),
-      routes: routesFor(all),
-      authenticate: async (ctx) => {
+    served = await serveRoutes(routesFor(all), async (ctx) => {
         const role = ctx.get('X-Test-Role');
         if (!isRoleName(role)) throw new DomainError('UNAUTHORIZED', 'Authentication required');
-        return { userId: 1, organizationId: 1, sessionId: 1, role, mfaSatisfied: true };
-      },
-      rateLimiter: { consume: async () => ({ allowed: true }), check: async () => ({ allowed: true }), reset: async () => undefined },
-      clientIp: () => '127.0.0.1',
-      isDependencyDown: () => false,
+        return { kind: 'user' as const, userId: 1, organizationId: 1, sessionId: 1, role, mfaSatisfied: true };
     });
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = served.base;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => served.close());
 
   it('admits a caller iff their precedence ≥ the route minimum; public admits everyone; no session is 401', async () => {
     await fc.assert(

@@ -1,11 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { pino } from 'pino';
-import { createHttpApp } from './app';
 import { defineRoute, type AnyRoute, type HttpMethod } from './route';
-import { loadConfig } from '../config/config';
+import { serveRoutes } from '../../test/support/router-server';
 
 const answering = (method: HttpMethod, path: string, answer: string, extra: Partial<AnyRoute> = {}): AnyRoute =>
   defineRoute({
@@ -24,32 +20,25 @@ const answering = (method: HttpMethod, path: string, answer: string, extra: Part
 // The router answers a fixed path without matching it per request when it can; whichever way,
 // the route that answers is the one @koa/router would run first.
 describe('routing', () => {
-  let server: Server;
+  let served: Awaited<ReturnType<typeof serveRoutes>>;
   let base: string;
 
   beforeAll(async () => {
-    const app = createHttpApp({
-      config: loadConfig({}).config,
-      logger: pino({ level: 'silent' }),
-      routes: [
+    served = await serveRoutes(
+      [
         answering('post', '/things/{thing_id}', 'param', { params: v.object({ thing_id: v.string() }) }),
         answering('post', '/things/special', 'special-post'),
         answering('get', '/things/special', 'special-get', { query: v.object({ limit: v.optional(v.string()) }) }),
         answering('get', '/things/{thing_id}', 'param-get', { params: v.object({ thing_id: v.string() }) }),
         answering('get', '/', 'root'),
       ],
-      authenticate: async () => {
+      async () => {
         throw new Error('no sessions here');
       },
-      rateLimiter: { consume: async () => ({ allowed: true }), check: async () => ({ allowed: true }), reset: async () => undefined },
-      clientIp: () => '127.0.0.1',
-      isDependencyDown: () => false,
-    });
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    );
+    base = served.base;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => served.close());
 
   const call = async (method: string, path: string) => {
     const res = await fetch(`${base}${path}`, { method });

@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import * as v from 'valibot';
 import type { Context, Middleware } from 'koa';
-import type { Caller } from '../../core/access/caller';
+import { callerRef, type Caller } from '../../core/access/caller';
 import { satisfies } from '../../core/access/role';
 import { DomainError } from '../../core/shared/domain-error';
 import { HttpError, noSuchRoute } from './http-error';
@@ -11,11 +11,15 @@ import { locateInputFields, parseOrThrow } from './validation';
 import { bodyIsEmpty, jsonBodyReader } from './middleware/body';
 import { rateLimitKey } from './client-ip';
 import { assertNotCrossSite } from './middleware/cross-site';
+import { bearerKey } from './request-credentials';
+import { EdgeOrigin } from './request-origin';
 
 export interface RouterDeps {
-  /** Resolves the caller from the request's session cookie; throws UNAUTHORIZED. */
+  /** Resolves the caller from the request's bearer API key or session cookie; throws UNAUTHORIZED. */
   authenticate(ctx: Context): Promise<Caller>;
   rateLimiter: RateLimiter;
+  /** What each organization API key may spend, counted on its own whatever the route. */
+  apiKeyRateRule?: RateRule;
   clientIp(ctx: Context): string;
   /** Browser origins whose state-changing requests are accepted (see assertNotCrossSite). */
   allowedOrigins: ReadonlySet<string>;
@@ -133,26 +137,30 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
   const noQuery = route.query !== undefined && emptyOutput(route.query);
   return async (ctx) => {
     ctx.state.routeMatched = true;
-    if (!route.serverToServer) assertNotCrossSite(ctx, deps.allowedOrigins);
+    // A bearer key is no ambient credential: a browser never adds it to a forged request, so the
+    // cross-site check (which guards the cookie) does not apply. With a cookie too, authentication refuses the request.
+    if (!route.serverToServer && bearerKey(ctx) === undefined) assertNotCrossSite(ctx, deps.allowedOrigins);
     const perUser = route.rateLimit?.per === 'user';
     if (route.rateLimit && rule && !perUser) await consume(deps, route.rateLimit.bucket, rateLimitKey(deps.clientIp(ctx)), rule);
     let caller: Caller | undefined;
     if (route.access !== 'public') {
       try {
-        caller = await deps.authenticate(ctx);
+        // The origin rides on the caller, so a use case can record where a change came from.
+        caller = { ...(await deps.authenticate(ctx)), origin: new EdgeOrigin(ctx, deps.clientIp) };
       } catch (error) {
         if (route.onUnauthenticated && error instanceof DomainError && error.code === 'UNAUTHORIZED') route.onUnauthenticated(ctx);
         throw error;
       }
       // Known from here on, refused or not: the access log names the user a 403 was given to.
       ctx.state.caller = caller;
+      if (caller.kind === 'api_key') await admitApiKey(deps, route, caller);
       if (!satisfies(caller.role, route.access)) {
         throw new DomainError('ACCESS_DENIED', 'Your role does not allow this action', { required_role: route.access });
       }
       if (!caller.mfaSatisfied && !route.allowWithoutMfa) {
         throw new DomainError('MFA_REQUIRED', 'Your organization requires two-factor authentication: set it up first');
       }
-      if (route.rateLimit && rule && perUser) await consume(deps, route.rateLimit.bucket, `user:${caller.userId}`, rule);
+      if (route.rateLimit && rule && perUser) await consume(deps, route.rateLimit.bucket, callerRef(caller), rule);
     }
     const params = route.params ? parseOrThrow(route.params, ctx.params, 'path') : undefined;
     const query = route.query ? (noQuery && ctx.querystring === '' ? {} : parseOrThrow(route.query, ctx.query, 'query')) : undefined;
@@ -195,6 +203,17 @@ class HandlerInputOf {
 
   get clientIp(): string {
     return this.resolveClientIp(this.ctx);
+  }
+}
+
+/**
+ * A key's own rate limit counts every request it makes, refused or not; then a key reaches only
+ * the routes that say they accept keys, and never a `sys_admin` route.
+ */
+async function admitApiKey(deps: RouterDeps, route: AnyRoute, caller: Caller): Promise<void> {
+  if (deps.apiKeyRateRule) await consume(deps, 'api_key', callerRef(caller), deps.apiKeyRateRule);
+  if (route.apiKeys !== 'accepted' || route.access === 'sys_admin') {
+    throw new DomainError('ACCESS_DENIED', 'An API key cannot call this route: it is for signed-in members only', { reason: 'api_key_not_accepted' });
   }
 }
 

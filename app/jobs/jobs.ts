@@ -14,6 +14,7 @@ import type { PruneExpiredChallenges } from '../../core/mfa/prune-expired-challe
 import type { PruneExpiredPasskeyChallenges } from '../../core/passkeys/prune-expired-passkey-challenges.use-case';
 import type { ReleaseExpiredReservations } from '../../core/ai/release-expired-reservations.use-case';
 import type { ReportOverage } from '../../core/ai/report-overage.use-case';
+import type { PruneAuditEvents } from '../../core/audit/prune-audit-events.use-case';
 
 /** The use cases the recurring jobs run (and `/cron` and the CLI's prune-sessions). */
 export interface JobUseCases {
@@ -24,6 +25,8 @@ export interface JobUseCases {
   /** The same pruning over the passkey challenge store: sign-in options nobody answered. */
   prunePasskeyChallenges: PruneExpiredPasskeyChallenges;
   releaseExpiredReservations: ReleaseExpiredReservations;
+  /** Audit events past APP_AUDIT_RETENTION_DAYS, deleted with the session prune's run. */
+  pruneAuditEvents: PruneAuditEvents;
   /** Null while billing is not configured: overage reports then wait in their table. */
   reportOverage: ReportOverage | null;
 }
@@ -66,7 +69,7 @@ export function jobPeriods(config: Pick<AppConfig, 'sessionPruneIntervalSeconds'
  * lost or duplicated trigger costs nothing (claims are leases, sends are idempotent-keyed).
  */
 export function recurringJobs(useCases: JobUseCases, periods: JobPeriods): RecurringJob[] {
-  const { pruneExpiredSessions: prune, deliverDueEmails: deliver, pruneSentEmails, pruneExpiredChallenges, prunePasskeyChallenges, releaseExpiredReservations, reportOverage } = useCases;
+  const { pruneExpiredSessions: prune, deliverDueEmails: deliver, pruneSentEmails, pruneExpiredChallenges, prunePasskeyChallenges, pruneAuditEvents, releaseExpiredReservations, reportOverage } = useCases;
   const jobs: RecurringJob[] = [
     {
       name: JOB_NAMES.pruneSessions,
@@ -75,6 +78,7 @@ export function recurringJobs(useCases: JobUseCases, periods: JobPeriods): Recur
         pruned_sessions: await prune.execute(),
         pruned_mfa_challenges: await pruneExpiredChallenges.execute(),
         pruned_passkey_challenges: await prunePasskeyChallenges.execute(),
+        pruned_audit_events: await pruneAuditEvents.execute(),
       }),
     },
     {

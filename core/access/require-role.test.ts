@@ -3,7 +3,7 @@ import type { Caller } from './caller';
 import { requireRole } from './require-role';
 import { ROLES, type RoleName } from './role';
 
-const callerWith = (role: RoleName): Caller => ({ userId: 1, organizationId: 1, role, sessionId: 1, mfaSatisfied: true });
+const callerWith = (role: RoleName): Caller => ({ userId: 1, organizationId: 1, role, sessionId: 1, mfaSatisfied: true, kind: 'user' as const });
 
 describe('requireRole', () => {
   it('throws ACCESS_DENIED naming the required role when the caller ranks below it', () => {

@@ -1,12 +1,13 @@
-import { passwordResetEmail, verificationEmail } from '../email/templates';
+import { passwordResetEmail, signInLinkEmail, verificationEmail } from '../email/templates';
 import { addSeconds } from '../shared/clock.port';
-import { RESET_PASSWORD_TTL_SECONDS, VERIFY_EMAIL_TTL_SECONDS, type AccountsPorts, type AccountsSettings } from './accounts-deps';
+import { EMAIL_LINK_TTL_SECONDS, RESET_PASSWORD_TTL_SECONDS, VERIFY_EMAIL_TTL_SECONDS, type AccountsPorts, type AccountsSettings } from './accounts-deps';
 import type { TokenPurpose } from './one-time-token-store.port';
 import type { User } from './user';
 
 const TEMPLATES = {
   verify_email: { ttl: VERIFY_EMAIL_TTL_SECONDS, render: verificationEmail, tag: 'verify-email' },
   reset_password: { ttl: RESET_PASSWORD_TTL_SECONDS, render: passwordResetEmail, tag: 'reset-password' },
+  email_link_sign_in: { ttl: EMAIL_LINK_TTL_SECONDS, render: signInLinkEmail, tag: 'email-link-sign-in' },
 } as const;
 
 /**
@@ -20,7 +21,7 @@ export type TokenEmailPorts = Pick<AccountsPorts, 'tokens' | 'tokenGenerator' | 
 export async function sendTokenEmail(
   ports: TokenEmailPorts,
   settings: Pick<AccountsSettings, 'appName' | 'baseWebUrl'>,
-  user: Pick<User, 'id' | 'email'>,
+  user: Pick<User, 'id' | 'email'> & Partial<Pick<User, 'firstName'>>,
   purpose: TokenPurpose,
 ): Promise<void> {
   const template = TEMPLATES[purpose];
@@ -32,6 +33,6 @@ export async function sendTokenEmail(
     tokenHash: ports.tokenHasher.hash(token),
     expiresAt: addSeconds(ports.clock.now(), template.ttl),
   });
-  const email = template.render({ appName: settings.appName, baseWebUrl: settings.baseWebUrl, token });
+  const email = template.render({ appName: settings.appName, baseWebUrl: settings.baseWebUrl, token, firstName: user.firstName ?? null });
   await ports.outbox.enqueue({ to: user.email, ...email, tag: template.tag });
 }

@@ -17,6 +17,8 @@ import type { RateLimiter } from '../shared/rate-limiter.port';
 import type { SessionActivity } from './session-activity';
 import type { LoginThrottle } from './login-throttle';
 import type { SignInCompletion } from './sign-in-completion.port';
+import type { AuditLog } from '../audit/audit-log.port';
+import type { FailedSignIns } from './failed-sign-ins';
 
 /** Every port the accounts use cases draw on; each use case takes the `Pick` it needs. */
 export interface AccountsPorts {
@@ -32,6 +34,8 @@ export interface AccountsPorts {
   unitOfWork: UnitOfWork;
   /** Counters shared by every instance: per-account login throttling lives here. */
   rateLimiter: RateLimiter;
+  /** Sign-ins, sign-outs and credential changes are recorded in the organization's audit log. */
+  audit: AuditLog;
 }
 
 /**
@@ -46,6 +50,8 @@ export interface AccountsDeps extends AccountsPorts {
   loginThrottle: LoginThrottle;
   /** Ends a first-factor sign-in: a session, or a second-factor challenge. */
   signInCompletion: SignInCompletion;
+  /** Records `login.failed` of existing accounts off the request's path. */
+  failedSignIns: FailedSignIns;
 }
 
 export interface AccountsSettings {
@@ -57,7 +63,7 @@ export interface AccountsSettings {
 }
 
 export interface IdpLoginPorts
-  extends Pick<AccountsPorts, 'users' | 'organizations' | 'sessions' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'unitOfWork'> {
+  extends Pick<AccountsPorts, 'users' | 'organizations' | 'sessions' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'unitOfWork' | 'audit'> {
   provider: IdentityProvider;
   stateSigner: StateSigner;
   flows: IdpLoginFlowStore;
@@ -73,8 +79,10 @@ export interface IdpLoginDeps extends IdpLoginPorts {
   settings: Pick<AccountsSettings, 'mode'>;
   /** A session, or a second-factor challenge for a user with MFA. */
   signInCompletion: SignInCompletion;
+  failedSignIns: FailedSignIns;
   logger: Logger;
 }
 
 export const VERIFY_EMAIL_TTL_SECONDS = 24 * 3600;
 export const RESET_PASSWORD_TTL_SECONDS = 3600;
+export const EMAIL_LINK_TTL_SECONDS = 15 * 60;

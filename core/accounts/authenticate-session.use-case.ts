@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/domain-error';
 import type { AccountsDeps } from './accounts-deps';
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 
 /** 43 base64url characters: the only shape a session token can have. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
@@ -19,7 +19,7 @@ export class AuthenticateSession {
   /** Without `sessionActivity` (a CLI, a test), `lastSeenAt` is left as it is. */
   constructor(private readonly deps: Pick<AccountsDeps, 'sessions' | 'tokenHasher' | 'clock'> & Partial<Pick<AccountsDeps, 'sessionActivity'>>) {}
 
-  async execute(token: string | undefined): Promise<Caller> {
+  async execute(token: string | undefined): Promise<UserCaller> {
     if (!token || !TOKEN_SHAPE.test(token)) throw unauthorized();
     const principal = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(token));
     const now = this.deps.clock.now();
@@ -34,6 +34,7 @@ export class AuthenticateSession {
     }
     if (this.deps.sessionActivity?.isStale(principal.lastSeenAt, now)) this.deps.sessionActivity.touch(principal.sessionId, now);
     return {
+      kind: 'user',
       userId: principal.userId,
       organizationId: principal.organizationId,
       role: principal.role,

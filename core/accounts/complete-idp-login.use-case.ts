@@ -41,7 +41,7 @@ export type CompleteIdpLoginResult =
  * resolution and a new session in one transaction.
  */
 export class CompleteIdpLogin {
-  constructor(private readonly deps: Pick<IdpLoginDeps, keyof IdpLoginPorts | 'settings' | 'signInCompletion'>) {}
+  constructor(private readonly deps: Pick<IdpLoginDeps, keyof IdpLoginPorts | 'settings' | 'signInCompletion' | 'failedSignIns'>) {}
 
   async execute(input: CompleteIdpLoginInput): Promise<CompleteIdpLoginResult> {
     try {
@@ -54,7 +54,11 @@ export class CompleteIdpLogin {
       const identity = await this.exchange(input.callbackUrl, state, flow);
       return { ok: true, ...(await this.signIn(identity, input, invitationHash)) };
     } catch (error) {
-      if (error instanceof IdpLoginFailure) return { ok: false, reason: error.reason, cause: error.message };
+      if (error instanceof IdpLoginFailure) {
+        const user = error.suspendedUser;
+        if (user) this.deps.failedSignIns.record({ userId: user.id, organizationId: user.organizationId, method: 'idp', reason: 'account_suspended', origin: input.origin });
+        return { ok: false, reason: error.reason, cause: error.message };
+      }
       return { ok: false, reason: 'oauth_failed', cause: 'unexpected error', unexpected: error };
     }
   }
@@ -98,7 +102,7 @@ export class CompleteIdpLogin {
     // No network inside: the provider has been heard from already.
     return this.deps.unitOfWork.transaction(async () => {
       const now = this.deps.clock.now();
-      const { userId, outcome } = await resolveIdpAccount(this.deps, this.deps.settings.mode, identity, now, invitationHash);
+      const { userId, outcome } = await resolveIdpAccount(this.deps, this.deps.settings.mode, identity, now, invitationHash, input.origin);
       if (input.presentedToken) {
         const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(input.presentedToken));
         if (previous) await this.deps.sessions.revoke(previous.sessionId);
@@ -106,7 +110,8 @@ export class CompleteIdpLogin {
       // Read in this transaction, after any claim: the session is made under the current credentials.
       const user = await this.deps.users.findById(userId);
       if (!user) throw new IdpLoginFailure('oauth_failed', `user ${userId} went away during the sign-in`);
-      const signedIn = await this.deps.signInCompletion.complete(userId, user.credentialsVersion, input.origin).catch((error: unknown) => {
+      const signedIn = await this.deps.signInCompletion
+        .complete({ userId, organizationId: user.organizationId, credentialsVersion: user.credentialsVersion, method: 'idp' }, input.origin).catch((error: unknown) => {
         // The account's second-factor guesses fill their window: the provider's word is no new challenge either.
         if (error instanceof DomainError && error.code === 'TOO_MANY_ATTEMPTS') {
           throw new IdpLoginFailure('oauth_failed', `user ${userId} has too many wrong second-factor codes; no challenge issued`);

@@ -1,6 +1,6 @@
 import type { AccountsDeps } from './accounts-deps';
 import { DomainError } from '../shared/domain-error';
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import type { Organization, User } from './user';
 
 export interface CurrentUser {
@@ -11,7 +11,7 @@ export interface CurrentUser {
 export class GetCurrentUser {
   constructor(private readonly deps: Pick<AccountsDeps, 'users' | 'organizations'>) {}
 
-  async execute(caller: Caller): Promise<CurrentUser> {
+  async execute(caller: UserCaller): Promise<CurrentUser> {
     const user = await this.deps.users.findById(caller.userId);
     const organization = user ? await this.deps.organizations.findById(user.organizationId) : null;
     if (!user || !organization) throw new DomainError('UNAUTHORIZED', 'Authentication required');

@@ -1,3 +1,4 @@
+import type { AuditOrigin } from '../audit/audit-event';
 
 /** The signed `state`, its flow and the binding cookie live 10 minutes: time to sign in, little to replay. */
 export const IDP_STATE_TTL_SECONDS = 600;
@@ -23,12 +24,14 @@ export interface PendingInvitations {
    * the only invitation pending for the email. Null when none is pending; throws IdpLoginFailure
    * when the carried one is not pending for this email, or when several organizations invite the
    * email and the sign-in named none: a provider login never joins an organization the user did
-   * not pick. Joins the caller's transaction.
+   * not pick. Joins the caller's transaction; the new member's `member.joined` event records
+   * `origin`, the sign-in's request.
    */
   acceptFor(
     email: string,
     profile: { firstName: string | null; lastName: string | null },
     invitationTokenHash: string | null,
+    origin: AuditOrigin,
   ): Promise<{ userId: number } | null>;
 }
 
@@ -43,6 +46,8 @@ export class IdpLoginFailure extends Error {
   constructor(
     readonly reason: IdpFailureReason,
     message: string,
+    /** The existing account the sign-in was refused to (a suspended one): its organization's log records the failure. */
+    readonly suspendedUser?: { id: number; organizationId: number },
   ) {
     super(message);
   }

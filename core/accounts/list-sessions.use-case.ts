@@ -1,6 +1,6 @@
 import { readPage, type Page, type PageRequest } from '../shared/list-page';
 import type { AccountsDeps } from './accounts-deps';
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import type { SessionSummary } from './session-store.port';
 
 export interface ListedSession extends SessionSummary {
@@ -12,7 +12,7 @@ export interface ListedSession extends SessionSummary {
 export class ListSessions {
   constructor(private readonly deps: Pick<AccountsDeps, 'sessions' | 'clock'>) {}
 
-  async execute(caller: Caller, input: PageRequest): Promise<Page<ListedSession>> {
+  async execute(caller: UserCaller, input: PageRequest): Promise<Page<ListedSession>> {
     const now = this.deps.clock.now();
     const page = await readPage(input, (window) => this.deps.sessions.listLiveForUser(caller.userId, now, window));
     return { items: page.items.map((session) => ({ ...session, current: session.id === caller.sessionId })), nextCursor: page.nextCursor };

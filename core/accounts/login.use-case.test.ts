@@ -19,6 +19,7 @@ describe('Login', () => {
     expect(stored).toHaveLength(1);
     expect(JSON.stringify(stored)).not.toContain(session.token);
     await expect(authenticate.execute(session.token)).resolves.toEqual({
+      kind: 'user',
       userId: user.id,
       organizationId: user.organizationId,
       role: 'member',

@@ -1,8 +1,10 @@
+import { revokePresentedSession } from './presented-session';
 import { DomainError } from '../shared/domain-error';
 import type { SignInOutcome } from './sign-in-completion.port';
 import type { AccountsDeps } from './accounts-deps';
 import type { SessionOrigin } from './session-store.port';
 import { normalizeEmail, type User } from './user';
+import type { SignInFailureReason } from './failed-sign-ins';
 
 export interface LoginInput {
   email: string;
@@ -24,12 +26,16 @@ export interface LoginInput {
  * The session is created only if the password checked is still the account's and the account
  * still exists: a reset, a password change or a removal that lands while the hash is being
  * compared leaves this login with INVALID_CREDENTIALS, not a session.
+ *
+ * A session records `login.succeeded` with it (SessionIssuer). A failure of an existing account
+ * (wrong password, suspended, unverified) records `login.failed` off the request's path
+ * (FailedSignIns), so a known email answers no slower than an unknown one, which records nothing.
  */
 export class Login {
   constructor(
     private readonly deps: Pick<
       AccountsDeps,
-      'users' | 'organizations' | 'sessions' | 'passwordHasher' | 'tokenHasher' | 'loginThrottle' | 'signInCompletion'
+      'users' | 'organizations' | 'sessions' | 'passwordHasher' | 'tokenHasher' | 'loginThrottle' | 'signInCompletion' | 'failedSignIns'
     >,
   ) {}
 
@@ -39,22 +45,31 @@ export class Login {
     const user = await this.deps.users.findByEmail(email);
     const passwordOk = await this.deps.passwordHasher.verify(input.password, user?.passwordHash ?? null);
     if (!user || !passwordOk) {
+      if (user) this.failed(user, 'invalid_credentials', input);
       await this.deps.loginThrottle.recordFailure(email);
       throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password');
     }
     const organization = await this.deps.organizations.findById(user.organizationId);
     if (user.status !== 'active' || organization?.status !== 'active') {
+      this.failed(user, 'account_suspended', input);
       throw new DomainError('ACCOUNT_SUSPENDED', 'This account is suspended');
     }
-    if (!user.emailVerified) throw new DomainError('EMAIL_NOT_VERIFIED', 'Verify your email address before logging in');
-    await this.upgradeHash(user, input.password);
-    if (input.presentedToken) {
-      const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(input.presentedToken));
-      if (previous) await this.deps.sessions.revoke(previous.sessionId);
+    if (!user.emailVerified) {
+      this.failed(user, 'email_not_verified', input);
+      throw new DomainError('EMAIL_NOT_VERIFIED', 'Verify your email address before logging in');
     }
-    const outcome = await this.deps.signInCompletion.complete(user.id, user.credentialsVersion, input.origin);
+    await this.upgradeHash(user, input.password);
+    await revokePresentedSession(this.deps, input.presentedToken);
+    const outcome = await this.deps.signInCompletion.complete(
+      { userId: user.id, organizationId: user.organizationId, credentialsVersion: user.credentialsVersion, method: 'password' },
+      input.origin,
+    );
     if (outcome.kind === 'session') await this.deps.loginThrottle.reset(email);
     return outcome;
+  }
+
+  private failed(user: User, reason: SignInFailureReason, input: LoginInput): void {
+    this.deps.failedSignIns.record({ userId: user.id, organizationId: user.organizationId, method: 'password', reason, origin: input.origin });
   }
 
   /**

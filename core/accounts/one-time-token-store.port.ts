@@ -1,7 +1,8 @@
-export type TokenPurpose = 'verify_email' | 'reset_password';
+/** `email_link_sign_in`: a link that signs its holder in (see RequestEmailLink). */
+export type TokenPurpose = 'verify_email' | 'reset_password' | 'email_link_sign_in';
 
 /**
- * Single-use tokens for email verification and password reset. Only the SHA-256 of the token
+ * Single-use tokens for email verification, password reset and sign-in links. Only the SHA-256 of the token
  * is stored. Issuing a token for a (user, purpose) does not invalidate older ones; callers
  * that want "latest link wins" call `revokeAll` first.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountsHarness, sessionLogin } from '../../test/builders/accounts';
+import { accountsHarness, sessionLogin, signInOf } from '../../test/builders/accounts';
 import { AuthenticateSession } from './authenticate-session.use-case';
 import { ForgotPassword } from './forgot-password.use-case';
 import { ResetPassword } from './reset-password.use-case';
@@ -89,7 +89,7 @@ describe('UpdatePassword', () => {
   it('refuses accounts without a password (identity provider) with INVALID_CURRENT_PASSWORD', async () => {
     const { h, user, authenticate } = await withTwoSessions();
     const version = await h.ports.users.setPasswordHash(user.id, null);
-    const session = await h.issuer.issue(user.id, version!);
+    const session = await h.issuer.issue({ ...signInOf(user), credentialsVersion: version! });
     await expect(
       new UpdatePassword(h.ports).execute(await authenticate.execute(session!.token), { currentPassword: 'old password', newPassword: 'new password' }),
     ).rejects.toMatchObject({ code: 'INVALID_CURRENT_PASSWORD' });

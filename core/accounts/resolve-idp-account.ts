@@ -3,6 +3,8 @@ import type { VerifiedIdentity } from './identity-provider.port';
 import type { IdpLoginPorts } from './accounts-deps';
 import { IdpLoginFailure } from './idp-login';
 import type { User } from './user';
+import type { AuditOrigin } from '../audit/audit-event';
+import { NO_ORIGIN } from '../audit/audit-actor';
 
 /** How the identity found its local account; logged, and what the tests assert on. */
 export type IdpAccountOutcome = 'returning' | 'linked' | 'claimed' | 'created' | 'invited';
@@ -26,6 +28,7 @@ export async function resolveIdpAccount(
   identity: VerifiedIdentity,
   now: Date,
   invitationHash: string | null = null,
+  origin: AuditOrigin = NO_ORIGIN,
 ): Promise<{ userId: number; outcome: IdpAccountOutcome }> {
   const link = await ports.links.findBySubject(identity.issuer, identity.subject);
   if (link) {
@@ -50,7 +53,7 @@ export async function resolveIdpAccount(
     userId = await createOwner(ports, identity, identity.email);
     outcome = 'created';
   } else {
-    const accepted = await ports.invitations?.acceptFor(identity.email, profile(identity), invitationHash);
+    const accepted = await ports.invitations?.acceptFor(identity.email, profile(identity), invitationHash, origin);
     if (!accepted) throw new IdpLoginFailure('oauth_signup_closed', 'B2B mode and no pending invitation for this email');
     await assertActive(ports, await ports.users.findById(accepted.userId));
     userId = accepted.userId;
@@ -69,9 +72,9 @@ async function takeOver(ports: Ports, user: User): Promise<void> {
 
 async function assertActive(ports: Ports, user: User | null): Promise<void> {
   if (!user) throw new IdpLoginFailure('oauth_failed', 'the linked user no longer exists');
-  if (user.status !== 'active') throw new IdpLoginFailure('oauth_failed', `user ${user.id} is suspended`);
+  if (user.status !== 'active') throw new IdpLoginFailure('oauth_failed', `user ${user.id} is suspended`, user);
   const organization = await ports.organizations.findById(user.organizationId);
-  if (organization?.status !== 'active') throw new IdpLoginFailure('oauth_failed', `organization ${user.organizationId} is suspended`);
+  if (organization?.status !== 'active') throw new IdpLoginFailure('oauth_failed', `organization ${user.organizationId} is suspended`, user);
 }
 
 async function createOwner(ports: Ports, identity: VerifiedIdentity, email: string): Promise<number> {

@@ -1,4 +1,4 @@
-import type { IssuedSession } from './session-issuer';
+import type { IssuedSession, SignIn } from './session-issuer';
 import type { SessionOrigin } from './session-store.port';
 
 export interface IssuedChallenge {
@@ -18,8 +18,9 @@ export type SignInOutcome =
  */
 export interface SignInCompletion {
   /**
-   * `credentialsVersion`: the user's, as read when the first factor was checked. If the password
-   * changed (or the user went away) since, no session is made: INVALID_CREDENTIALS.
+   * `signIn.credentialsVersion`: the user's, as read when the first factor was checked. If the
+   * password changed (or the user went away) since, no session is made: INVALID_CREDENTIALS. A
+   * session made here records `login.succeeded` with `signIn.method`.
    */
-  complete(userId: number, credentialsVersion: number, origin?: SessionOrigin): Promise<SignInOutcome>;
+  complete(signIn: SignIn, origin?: SessionOrigin): Promise<SignInOutcome>;
 }

@@ -1,7 +1,8 @@
 import type { AccountsDeps } from './accounts-deps';
 import { DomainError } from '../shared/domain-error';
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { assertValidPassword } from './password-policy';
+import { eventBy } from '../audit/audit-actor';
 
 /**
  * Changes the password of the logged-in user, given the current one. Keeps the current session,
@@ -9,12 +10,12 @@ import { assertValidPassword } from './password-policy';
  * password). The change applies only if the password checked is still the current one: a reset
  * that lands while the hash is compared wins, and this caller's session is dead by then
  * (UNAUTHORIZED). An account without a password (identity provider) cannot prove the current one
- * and must use the reset flow to set one.
+ * and must use the reset flow to set one. Records `password.updated` with the change.
  */
 export class UpdatePassword {
-  constructor(private readonly deps: Pick<AccountsDeps, 'users' | 'sessions' | 'tokens' | 'passwordHasher' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<AccountsDeps, 'users' | 'sessions' | 'tokens' | 'passwordHasher' | 'unitOfWork' | 'audit'>) {}
 
-  async execute(caller: Caller, input: { currentPassword: string; newPassword: string }): Promise<void> {
+  async execute(caller: UserCaller, input: { currentPassword: string; newPassword: string }): Promise<void> {
     assertValidPassword(input.newPassword, 'newPassword');
     const user = await this.deps.users.findById(caller.userId);
     if (!user) throw new DomainError('UNAUTHORIZED', 'Authentication required');
@@ -24,9 +25,10 @@ export class UpdatePassword {
     await this.deps.unitOfWork.transaction(async () => {
       const version = await this.deps.users.setPasswordHash(user.id, passwordHash, user.credentialsVersion);
       if (version === null) throw new DomainError('UNAUTHORIZED', 'Authentication required');
-      await this.deps.sessions.revokeAllForUser(user.id, caller.sessionId);
+      const revoked = await this.deps.sessions.revokeAllForUser(user.id, caller.sessionId);
       await this.deps.sessions.renewCredentials(caller.sessionId, version);
       await this.deps.tokens.revokeAll(user.id, 'reset_password');
+      await this.deps.audit.record(eventBy(caller, 'password.updated', null, { revoked_sessions: revoked }));
     });
   }
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { accountsHarness } from '../../test/builders/accounts';
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { UpdateProfile } from './update-profile.use-case';
 
 async function aCaller() {
   const h = accountsHarness();
   const user = await h.aUser({ role: 'readonly' });
-  const caller: Caller = { userId: user.id, organizationId: user.organizationId, role: user.role, sessionId: 1, mfaSatisfied: true };
+  const caller: UserCaller = { userId: user.id, organizationId: user.organizationId, role: user.role, sessionId: 1, mfaSatisfied: true, kind: 'user' as const };
   return { h, user, caller, update: new UpdateProfile(h.ports) };
 }
 

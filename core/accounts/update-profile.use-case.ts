@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/domain-error';
 import type { AccountsDeps } from './accounts-deps';
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import type { CurrentUser } from './get-current-user.use-case';
 import type { NameChange } from './user-repository.port';
 
@@ -18,7 +18,7 @@ const CONTROL_CHARACTER = /[\u0000-\u001F\u007F]/;
 export class UpdateProfile {
   constructor(private readonly deps: Pick<AccountsDeps, 'users' | 'organizations'>) {}
 
-  async execute(caller: Caller, change: NameChange): Promise<CurrentUser> {
+  async execute(caller: UserCaller, change: NameChange): Promise<CurrentUser> {
     const clean = validated(change);
     const user = await this.deps.users.updateName(caller.userId, clean);
     const organization = user ? await this.deps.organizations.findById(user.organizationId) : null;

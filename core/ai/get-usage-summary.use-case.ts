@@ -10,7 +10,7 @@ export interface UsageSummary {
   allotmentUsed: number;
   creditBalance: number;
   overageTokens: number;
-  /** What the caller's own calls used in the period. */
+  /** What the caller's own calls used in the period; 0 for an API key, which makes no copilot calls. */
   myTokens: number;
 }
 
@@ -23,7 +23,7 @@ export class GetUsageSummary {
     const { plan, period } = await this.deps.plans.forOrganization(caller.organizationId);
     const [capacity, myTokens] = await Promise.all([
       this.deps.capacity.snapshot(caller.organizationId, period),
-      this.deps.usageLog.userTokens(caller.organizationId, caller.userId, period),
+      caller.kind === 'user' ? this.deps.usageLog.userTokens(caller.organizationId, caller.userId, period) : 0,
     ]);
     return {
       period,

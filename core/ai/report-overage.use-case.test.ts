@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AI_MODEL, aiHarness, type AiHarness } from '../../test/builders/ai';
 import { FakeBillingProvider } from '../../test/fakes/fake-billing-provider';
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import type { DeliveryPolicy } from '../email/deliver-due-emails.use-case';
 import { DomainError, serviceUnavailable } from '../shared/domain-error';
 import { equalJitterBackoffMs } from '../shared/retry-backoff';
@@ -31,7 +31,7 @@ function setup() {
  * A settled call that charged `overage` tokens to overage, straight through the capacity port:
  * the organization needs no subscription (so no billing customer yet).
  */
-async function overageUsage(h: AiHarness, caller: Caller, overage: number) {
+async function overageUsage(h: AiHarness, caller: UserCaller, overage: number) {
   const now = h.clock.now();
   const reservation = await h.capacity.reserve({
     organizationId: caller.organizationId,

@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { noteOwner } from '../notes/note-access';
 import { quotaExceeded } from '../plans/quota';
 import { DomainError, resourceNotFound, serviceUnavailable } from '../shared/domain-error';
@@ -75,7 +75,7 @@ interface Usage {
 export class RunCopilotCall {
   constructor(private readonly deps: Pick<AiDeps, 'admission' | 'model' | 'capacity' | 'clock' | 'logger' | 'settings'>) {}
 
-  async execute(caller: Caller, input: CopilotCallInput): Promise<CopilotAnswer> {
+  async execute(caller: UserCaller, input: CopilotCallInput): Promise<CopilotAnswer> {
     const closing = new AbortController();
     let markSettled!: (record: UsageRecord | null) => void;
     const settled = new Promise<UsageRecord | null>((resolve) => (markSettled = resolve));
@@ -95,7 +95,7 @@ export class RunCopilotCall {
     };
   }
 
-  private async *life(caller: Caller, input: CopilotCallInput, closing: AbortSignal, settled: (record: UsageRecord | null) => void): AsyncGenerator<string, void, undefined> {
+  private async *life(caller: UserCaller, input: CopilotCallInput, closing: AbortSignal, settled: (record: UsageRecord | null) => void): AsyncGenerator<string, void, undefined> {
     const { admission, model, clock, settings } = this.deps;
 
     // 1. The checks and the reservation.

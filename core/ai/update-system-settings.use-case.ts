@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { requireRole } from '../access/require-role';
 import type { AiDeps } from './ai-deps';
 import type { SystemSettings } from './system-settings.port';
@@ -7,7 +7,7 @@ import type { SystemSettings } from './system-settings.port';
 export class UpdateSystemSettings {
   constructor(private readonly deps: Pick<AiDeps, 'systemSettings' | 'clock' | 'logger'>) {}
 
-  async execute(caller: Caller, changes: Partial<SystemSettings>): Promise<SystemSettings> {
+  async execute(caller: UserCaller, changes: Partial<SystemSettings>): Promise<SystemSettings> {
     requireRole(caller, 'sys_admin');
     const settings = await this.deps.systemSettings.update(changes, this.deps.clock.now());
     this.deps.logger.info({ user_id: caller.userId, organization_id: caller.organizationId, changes }, 'system settings changed');

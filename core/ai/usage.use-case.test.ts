@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aiHarness, readAll, type AiHarness } from '../../test/builders/ai';
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { GetUsageSummary } from './get-usage-summary.use-case';
 import { ListTopUsers } from './list-top-users.use-case';
 import { ListUsageHistory } from './list-usage-history.use-case';
@@ -8,7 +8,7 @@ import { GetSystemSettings } from './get-system-settings.use-case';
 import { UpdateSystemSettings } from './update-system-settings.use-case';
 
 /** One finished call by `caller` that used `input` + `output` tokens, a minute after the previous one. */
-async function aCall(h: AiHarness, caller: Caller, input: number, output: number) {
+async function aCall(h: AiHarness, caller: UserCaller, input: number, output: number) {
   h.clock.advance(60_000);
   h.model.script({ usage: { inputTokens: input, outputTokens: output } });
   const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
@@ -97,7 +97,7 @@ describe('ListTopUsers', () => {
     await aCall(h, heavy, 100, 100);
     await aCall(h, admin, 50, 50);
     const top = await new ListTopUsers(h.aiDeps).execute(admin);
-    const email = async (caller: Caller) => (await h.ports.users.findById(caller.userId))!.email;
+    const email = async (caller: UserCaller) => (await h.ports.users.findById(caller.userId))!.email;
     expect(top).toEqual([
       { userId: heavy.userId, email: await email(heavy), tokens: 400 },
       { userId: admin.userId, email: await email(admin), tokens: 100 },

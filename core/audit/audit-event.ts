@@ -1,3 +1,5 @@
+import type { RequestOrigin } from '../access/caller';
+
 /**
  * What an organization's audit log records: every change of security or administrative weight,
  * written in the same transaction as the change, so there is never a change without its event nor
@@ -37,11 +39,21 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+export type AuditActorType = 'user' | 'api_key' | 'system';
+
 /** Who made the change: a member, an organization API key, or the service itself (webhooks, jobs). */
 export interface AuditActor {
-  type: 'user' | 'api_key' | 'system';
+  type: AuditActorType;
   /** The user's or the key's id; null for the system. */
   id: number | null;
+  /**
+   * The actor's email and display name as they were when the event happened, so the log still
+   * names a member after they changed their address or left. For a user, omitted means "as the
+   * user's row says now" (the adapter reads it in the same statement as the insert); an API
+   * key's recorder passes the key's name.
+   */
+  email?: string | null;
+  name?: string | null;
 }
 
 /** What the change was made to, when it is one thing (a member, an invitation, a key). */
@@ -51,10 +63,7 @@ export interface AuditTarget {
 }
 
 /** Where the request came from, as the HTTP edge saw it; both null when no request was involved. */
-export interface AuditOrigin {
-  ip: string | null;
-  userAgent: string | null;
-}
+export type AuditOrigin = RequestOrigin;
 
 export interface NewAuditEvent {
   organizationId: number;
@@ -64,4 +73,21 @@ export interface NewAuditEvent {
   origin: AuditOrigin;
   /** What changed (`{from: 'member', to: 'org_admin'}`): plain JSON, never a secret. */
   details: Record<string, unknown>;
+}
+
+/** An event as recorded: what `NewAuditEvent` said, numbered and timed by the log. */
+export interface AuditEvent {
+  /** Increasing in the order events were recorded: the log's order. */
+  id: number;
+  organizationId: number;
+  occurredAt: Date;
+  action: AuditAction;
+  actor: { type: AuditActorType; id: number | null; email: string | null; name: string | null };
+  target: AuditTarget | null;
+  origin: AuditOrigin;
+  details: Record<string, unknown>;
+}
+
+export function isAuditAction(value: string): value is AuditAction {
+  return (AUDIT_ACTIONS as readonly string[]).includes(value);
 }

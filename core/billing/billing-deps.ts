@@ -9,6 +9,7 @@ import type { ProductCatalogue } from './product-catalogue.port';
 import type { SubscriptionRepository } from './subscription-repository.port';
 import type { CreditLedger } from './credit-ledger.port';
 import type { CreditPack } from './credit-pack';
+import type { AuditLog } from '../audit/audit-log.port';
 
 /** What a billing use case is built from; each takes the `Pick` it needs as its one `deps`. */
 export interface BillingDeps {
@@ -16,7 +17,7 @@ export interface BillingDeps {
   subscriptions: SubscriptionRepository;
   /** What a subscription checkout may sell: the products of active plans. */
   products: ProductCatalogue;
-  organizations: Pick<OrganizationRepository, 'findById' | 'findSettings' | 'updateSettings'>;
+  organizations: Pick<OrganizationRepository, 'findById' | 'findSettings' | 'updateSettings' | 'lock'>;
   /** Null until credit packs are sold: a paid one then fails, so the provider redelivers it later. */
   creditPacks: CreditPackFulfilment | null;
   /** The packs on sale (APP_AI_CREDIT_PACKS). */
@@ -24,6 +25,8 @@ export interface BillingDeps {
   ledger: CreditLedger;
   tokenHasher: TokenHasher;
   unitOfWork: UnitOfWork;
+  /** Subscriptions and credit packs are recorded in the organization's audit log. */
+  audit: AuditLog;
   clock: Clock;
   logger: Logger;
   /** Where hosted pages (checkout, portal) send the user back to. */

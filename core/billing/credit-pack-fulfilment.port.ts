@@ -1,3 +1,5 @@
+import type { AuditActor, AuditOrigin } from '../audit/audit-event';
+
 /** A paid one-time checkout, as the payment provider reported it. */
 export interface CreditPackPayment {
   organizationId: number;
@@ -8,12 +10,15 @@ export interface CreditPackPayment {
   /** The tokens the pack was sold with, from the checkout's metadata; null when absent. */
   tokens: number | null;
   paidAt: Date;
+  /** Who settles it, for the `credit_pack.bought` event: the system for a webhook, the member for the verify call. */
+  by: { actor: AuditActor; origin: AuditOrigin };
 }
 
 /**
- * Credits a paid credit pack to its organization. Called inside the webhook's transaction, so it
- * must use the same store; idempotent by `checkoutSessionId` (the verify route and the webhook
- * may both fulfil one session, at the same time).
+ * Credits a paid credit pack to its organization and records `credit_pack.bought` with it, in one
+ * transaction (joining the webhook's), so it must use the same store; idempotent by
+ * `checkoutSessionId` (the verify route and the webhook may both fulfil one session, at the same
+ * time): only the call that credits records the event.
  */
 export interface CreditPackFulfilment {
   fulfil(payment: CreditPackPayment): Promise<void>;

@@ -9,8 +9,10 @@ import { FulfilCreditPack } from './fulfil-credit-pack';
 import { HandleBillingWebhook } from './handle-billing-webhook.use-case';
 import { StartCreditPackCheckout } from './start-credit-pack-checkout.use-case';
 import { VerifyCreditPackCheckout } from './verify-credit-pack-checkout.use-case';
+import { NO_ORIGIN, SYSTEM_ACTOR } from '../audit/audit-actor';
 
 const PACK = DEFAULT_CREDIT_PACKS[0]!;
+const SYSTEM = { actor: SYSTEM_ACTOR, origin: NO_ORIGIN };
 
 async function setup() {
   const h = aiHarness();
@@ -25,6 +27,7 @@ async function setup() {
     ledger: h.ledger,
     tokenHasher: h.ports.tokenHasher,
     unitOfWork: h.store.unitOfWork,
+    audit: h.ports.audit,
     clock: h.clock,
     logger,
     settings: { baseWebUrl: 'https://app.example.com' },
@@ -147,16 +150,63 @@ describe('credit pack fulfilment', () => {
 
   it('credits the tokens the pack was sold with, not its current size', async () => {
     const { h, admin, fulfilment } = await setup();
-    await fulfilment.fulfil({ organizationId: admin.organizationId, checkoutSessionId: 'cs_old', packId: PACK.id, tokens: 123, paidAt: h.clock.now() });
+    await fulfilment.fulfil({ organizationId: admin.organizationId, checkoutSessionId: 'cs_old', packId: PACK.id, tokens: 123, paidAt: h.clock.now(), by: SYSTEM });
     expect(await h.balance(admin.organizationId)).toBe(123);
   });
 
   it("falls back to the pack's current size for a session without tokens, and credits nothing (logging an error) for an unknown pack", async () => {
     const { h, logger, admin, fulfilment } = await setup();
-    await fulfilment.fulfil({ organizationId: admin.organizationId, checkoutSessionId: 'cs_a', packId: PACK.id, tokens: null, paidAt: h.clock.now() });
+    await fulfilment.fulfil({ organizationId: admin.organizationId, checkoutSessionId: 'cs_a', packId: PACK.id, tokens: null, paidAt: h.clock.now(), by: SYSTEM });
     expect(await h.balance(admin.organizationId)).toBe(PACK.tokens);
-    await fulfilment.fulfil({ organizationId: admin.organizationId, checkoutSessionId: 'cs_b', packId: 'pack_gone', tokens: null, paidAt: h.clock.now() });
+    await fulfilment.fulfil({ organizationId: admin.organizationId, checkoutSessionId: 'cs_b', packId: 'pack_gone', tokens: null, paidAt: h.clock.now(), by: SYSTEM });
     expect(await h.balance(admin.organizationId)).toBe(PACK.tokens);
     expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'error', fields: expect.objectContaining({ checkout_session_id: 'cs_b' }) }));
+  });
+});
+
+describe('credit_pack.bought', () => {
+  const bought = async (h: Awaited<ReturnType<typeof setup>>['h'], organizationId: number) =>
+    (await h.auditLog.recorded(organizationId)).filter((event) => event.action === 'credit_pack.bought');
+
+  it('the verify call that credits records it, acted by the admin from their request: the pack and its credits, nothing of the payment', async () => {
+    const { h, provider, admin, verify, aSession, deliverPayment } = await setup();
+    const sessionId = await aSession();
+    provider.completeSession(sessionId);
+    await verify.execute({ ...admin, origin: { ip: '192.0.2.8', userAgent: 'Edge/140' } }, { sessionId });
+    await deliverPayment(sessionId);
+    await verify.execute(admin, { sessionId });
+
+    expect(await bought(h, admin.organizationId)).toMatchObject([
+      {
+        actor: { type: 'user', id: admin.userId },
+        target: { type: 'credit_pack', id: PACK.id },
+        origin: { ip: '192.0.2.8', userAgent: 'Edge/140' },
+        details: { pack: PACK.id, credits: PACK.tokens },
+      },
+    ]);
+  });
+
+  it('the webhook that credits records it as the system, with no origin', async () => {
+    const { h, provider, admin, verify, aSession, deliverPayment } = await setup();
+    const sessionId = await aSession();
+    provider.completeSession(sessionId);
+    await deliverPayment(sessionId);
+    await verify.execute(admin, { sessionId });
+
+    expect(await bought(h, admin.organizationId)).toMatchObject([
+      { actor: { type: 'system', id: null }, origin: { ip: null, userAgent: null }, details: { pack: PACK.id, credits: PACK.tokens } },
+    ]);
+  });
+
+  it('a pack whose event cannot be written is not credited, and the next try credits it once', async () => {
+    const { h, provider, admin, verify, aSession } = await setup();
+    const sessionId = await aSession();
+    provider.completeSession(sessionId);
+    h.auditLog.failNextRecord();
+    await expect(verify.execute(admin, { sessionId })).rejects.toThrow('audit insert failed');
+    expect(await h.balance(admin.organizationId)).toBe(0);
+    expect(await verify.execute(admin, { sessionId })).toBe('fulfilled');
+    expect(await h.balance(admin.organizationId)).toBe(PACK.tokens);
+    expect(await bought(h, admin.organizationId)).toHaveLength(1);
   });
 });

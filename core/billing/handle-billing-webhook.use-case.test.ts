@@ -6,6 +6,7 @@ import { recordingLogger } from '../../test/support/recording-logger';
 import type { BillingEvent, CheckoutCompletedEvent, PaymentCompletedEvent, SubscriptionChangedEvent } from './billing-provider.port';
 import type { CreditPackFulfilment, CreditPackPayment } from './credit-pack-fulfilment.port';
 import { HandleBillingWebhook } from './handle-billing-webhook.use-case';
+import { NO_ORIGIN, SYSTEM_ACTOR } from '../audit/audit-actor';
 
 const T0 = new Date('2026-11-21T09:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -23,7 +24,7 @@ async function setup(options: { fulfilment?: CreditPackFulfilment | null } = {})
   const fulfilment = options.fulfilment === undefined ? new RecordingFulfilment() : options.fulfilment;
   const logger = recordingLogger();
   const organizations = h.ports.organizations;
-  const handle = new HandleBillingWebhook({ provider: new FakeBillingProvider(), subscriptions, organizations, creditPacks: fulfilment, unitOfWork: h.store.unitOfWork, clock: h.clock, logger });
+  const handle = new HandleBillingWebhook({ provider: new FakeBillingProvider(), subscriptions, organizations, creditPacks: fulfilment, unitOfWork: h.store.unitOfWork, audit: h.ports.audit, clock: h.clock, logger });
   const organizationId = (await organizations.create({ name: 'Acme' })).id;
   // The customer is created and stored before any checkout: that link is what events follow.
   await subscriptions.saveCustomer(organizationId, 'cus_1', h.clock.now());
@@ -261,11 +262,13 @@ describe('HandleBillingWebhook', () => {
     await expect(deliver(changed(organizationId))).resolves.toBe('applied');
   });
 
-  it('hands a paid one-time checkout to the credit-pack fulfilment, once', async () => {
+  it('hands a paid one-time checkout to the credit-pack fulfilment, once, settled by the system', async () => {
     const { organizationId, deliver, fulfilment } = await setup();
     await expect(deliver(paid(organizationId))).resolves.toBe('applied');
     await expect(deliver(paid(organizationId))).resolves.toBe('duplicate');
-    expect((fulfilment as RecordingFulfilment).payments).toEqual([{ organizationId, checkoutSessionId: 'cs_pack_1', packId: 'pack_5m', tokens: 5_000_000, paidAt: T0 }]);
+    expect((fulfilment as RecordingFulfilment).payments).toEqual([
+      { organizationId, checkoutSessionId: 'cs_pack_1', packId: 'pack_5m', tokens: 5_000_000, paidAt: T0, by: { actor: SYSTEM_ACTOR, origin: NO_ORIGIN } },
+    ]);
   });
 
   it('leaves an unpaid one-time checkout pending, and finds the organization by customer', async () => {
@@ -280,5 +283,52 @@ describe('HandleBillingWebhook', () => {
     await expect(deliver(paid(organizationId))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(logger.lines.some((line) => line.level === 'error' && line.fields.checkout_session_id === 'cs_pack_1')).toBe(true);
     await expect(deliver(paid(organizationId))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+});
+
+describe('HandleBillingWebhook audit events', () => {
+  const recorded = async (h: Awaited<ReturnType<typeof setup>>['h'], organizationId: number) =>
+    (await h.auditLog.recorded(organizationId)).map((event) => ({ action: event.action, actor: event.actor.type, details: event.details }));
+
+  it('records the start, a change and the end as the system, and a redelivery records nothing', async () => {
+    const { h, organizationId, deliver } = await setup();
+    await deliver(changed(organizationId));
+    await deliver(changed(organizationId));
+    await deliver(changed(organizationId, { id: 'evt_cancel', occurredAt: at(2), cancelAtPeriodEnd: true }));
+    await deliver(changed(organizationId, { id: 'evt_end', occurredAt: at(3), status: 'canceled', cancelAtPeriodEnd: true }));
+
+    expect((await recorded(h, organizationId)).map((event) => [event.action, event.actor])).toEqual([
+      ['subscription.started', 'system'],
+      ['subscription.changed', 'system'],
+      ['subscription.ended', 'system'],
+    ]);
+  });
+
+  it('an event older than the stored state changes nothing and records nothing', async () => {
+    const { h, organizationId, deliver } = await setup();
+    await deliver(changed(organizationId, { occurredAt: at(5) }));
+    await expect(deliver(changed(organizationId, { id: 'evt_old', occurredAt: at(1), status: 'canceled' }))).resolves.toBe('skipped');
+    expect((await recorded(h, organizationId)).map((event) => event.action)).toEqual(['subscription.started']);
+  });
+
+  it('turning overage off when the subscription ends is a settings change of the system', async () => {
+    const { h, organizations, organizationId, deliver } = await setup();
+    await deliver(changed(organizationId));
+    await organizations.updateSettings(organizationId, { overageEnabled: true });
+    await deliver(changed(organizationId, { id: 'evt_end', occurredAt: at(2), status: 'canceled' }));
+
+    expect((await recorded(h, organizationId)).slice(1)).toEqual([
+      { action: 'subscription.ended', actor: 'system', details: expect.any(Object) },
+      { action: 'organization.settings_changed', actor: 'system', details: { from: { overage_enabled: true }, to: { overage_enabled: false } } },
+    ]);
+  });
+
+  it('an event that cannot be written leaves the subscription as it was and the event unhandled, so the redelivery applies it', async () => {
+    const { h, subscriptions, organizationId, deliver } = await setup();
+    h.auditLog.failNextRecord();
+    await expect(deliver(changed(organizationId))).rejects.toThrow('audit insert failed');
+    expect((await subscriptions.findByOrganization(organizationId))?.status).toBeNull();
+    await expect(deliver(changed(organizationId))).resolves.toBe('applied');
+    expect((await recorded(h, organizationId)).map((event) => event.action)).toEqual(['subscription.started']);
   });
 });

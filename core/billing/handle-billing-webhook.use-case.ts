@@ -2,6 +2,9 @@ import { serviceUnavailable } from '../shared/domain-error';
 import type { BillingDeps } from './billing-deps';
 import type { BillingEvent, PaymentCompletedEvent } from './billing-provider.port';
 import { isLiveStatus } from './subscription';
+import { subscriptionAuditEvent } from './subscription-audit-event';
+import { settingsChangedEvent } from '../organizations/settings-changed-event';
+import { NO_ORIGIN, SYSTEM_ACTOR } from '../audit/audit-actor';
 
 export interface BillingWebhookInput {
   /** The request body exactly as received: the signature covers its bytes. */
@@ -30,9 +33,14 @@ export type BillingWebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'skipp
  * made by this service when it created the customer. An event whose metadata names another
  * organization is logged and acknowledged, not applied. When the organization's subscription
  * stops being live, its overage switch goes off: nothing could invoice the metered usage.
+ *
+ * Each change is recorded in the organization's audit log in the same transaction, by the system
+ * actor: `subscription.started`, `changed` or `ended` as the organization's record moves (see
+ * subscriptionAuditEvent), `organization.settings_changed` when overage goes off, and
+ * `credit_pack.bought` by the fulfilment.
  */
 export class HandleBillingWebhook {
-  constructor(private readonly deps: Pick<BillingDeps, 'provider' | 'subscriptions' | 'organizations' | 'creditPacks' | 'unitOfWork' | 'clock' | 'logger'>) {}
+  constructor(private readonly deps: Pick<BillingDeps, 'provider' | 'subscriptions' | 'organizations' | 'creditPacks' | 'unitOfWork' | 'audit' | 'clock' | 'logger'>) {}
 
   async execute(input: BillingWebhookInput): Promise<BillingWebhookOutcome> {
     const { provider, subscriptions, unitOfWork, clock, logger } = this.deps;
@@ -64,14 +72,18 @@ export class HandleBillingWebhook {
       case 'subscription-changed': {
         const { customerId, subscriptionId, status, priceId, productId, currentPeriodStart, currentPeriodEnd, cancelAtPeriodEnd } = event;
         const state = { customerId, subscriptionId, status, priceId, productId, currentPeriodStart, currentPeriodEnd, cancelAtPeriodEnd };
-        const applied = await this.deps.subscriptions.applyState(organizationId, { ...state, eventAt: event.occurredAt, updatedAt });
+        const applied = await this.recordingMove(organizationId, () =>
+          this.deps.subscriptions.applyState(organizationId, { ...state, eventAt: event.occurredAt, updatedAt }),
+        );
         if (applied) await this.stopOverageUnlessLive(organizationId, event.id);
         return applied ? 'applied' : 'skipped';
       }
       case 'checkout-completed': {
         const link = { customerId: event.customerId, subscriptionId: event.subscriptionId, updatedAt };
         // Later subscription events carry the authoritative status (trialing, past_due …).
-        const written = await this.deps.subscriptions.linkCheckout(organizationId, { ...link, provisionalStatus: event.paid ? 'active' : 'incomplete' });
+        const written = await this.recordingMove(organizationId, () =>
+          this.deps.subscriptions.linkCheckout(organizationId, { ...link, provisionalStatus: event.paid ? 'active' : 'incomplete' }),
+        );
         return written ? 'applied' : 'unknown-organization';
       }
       case 'payment-completed':
@@ -79,12 +91,31 @@ export class HandleBillingWebhook {
     }
   }
 
+  /**
+   * Runs a write to the organization's billing record and records the subscription event its
+   * move makes, if any. The organization is held first (as a settings change holds it before the
+   * subscription), so the record read before the write is the one the write changes even when
+   * the provider delivers two events of one organization at once.
+   */
+  private async recordingMove(organizationId: number, write: () => Promise<boolean>): Promise<boolean> {
+    const { subscriptions, organizations, audit } = this.deps;
+    await organizations.lock(organizationId);
+    const before = await subscriptions.findByOrganization(organizationId);
+    if (!(await write())) return false;
+    const event = subscriptionAuditEvent(organizationId, before, await subscriptions.findByOrganization(organizationId));
+    if (event) await audit.record(event);
+    return true;
+  }
+
   /** Overage is billed on the subscription: without a live one, the switch goes off. */
   private async stopOverageUnlessLive(organizationId: number, eventId: string): Promise<void> {
     const { subscriptions, organizations, logger } = this.deps;
     if (isLiveStatus((await subscriptions.findByOrganization(organizationId))?.status)) return;
-    if (!(await organizations.findSettings(organizationId))?.overageEnabled) return;
-    await organizations.updateSettings(organizationId, { overageEnabled: false });
+    const before = await organizations.findSettings(organizationId);
+    if (!before?.overageEnabled) return;
+    const after = await organizations.updateSettings(organizationId, { overageEnabled: false });
+    const event = after && settingsChangedEvent(organizationId, before, after, { actor: SYSTEM_ACTOR, origin: NO_ORIGIN });
+    if (event) await this.deps.audit.record(event);
     logger.info({ organization_id: organizationId, event_id: eventId }, 'AI overage turned off: the organization has no live subscription');
   }
 
@@ -96,7 +127,7 @@ export class HandleBillingWebhook {
       this.deps.logger.error({ event_id: event.id, checkout_session_id: event.checkoutSessionId }, 'paid credit pack but no fulfilment is configured');
       throw serviceUnavailable('Credit packs cannot be fulfilled yet', 3600);
     }
-    await this.deps.creditPacks.fulfil({ organizationId, checkoutSessionId: event.checkoutSessionId, packId: event.packId, tokens: event.tokens, paidAt: event.occurredAt });
+    await this.deps.creditPacks.fulfil({ organizationId, checkoutSessionId: event.checkoutSessionId, packId: event.packId, tokens: event.tokens, paidAt: event.occurredAt, by: { actor: SYSTEM_ACTOR, origin: NO_ORIGIN } });
     return 'applied';
   }
 }

@@ -16,6 +16,7 @@ async function setup() {
     products: new PlanProducts(h.plans),
     organizations: h.ports.organizations,
     tokenHasher: h.ports.tokenHasher,
+    audit: h.ports.audit,
     clock: h.clock,
     settings: { baseWebUrl: 'https://app.example.com' },
   };

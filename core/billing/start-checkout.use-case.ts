@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import { callerRef, type Caller } from '../access/caller';
 import { requireRole } from '../access/require-role';
 import { DomainError } from '../shared/domain-error';
 import { BillingCustomers } from './billing-customer';
@@ -40,7 +40,7 @@ export class StartCheckout {
     const customerId = await this.customers.customerOf(caller.organizationId);
     const window = Math.floor(this.deps.clock.now().getTime() / IDEMPOTENCY_WINDOW_MS);
     // Hashed: a price id may be up to 255 characters, and so may the provider's keys.
-    const idempotencyKey = `checkout-${this.deps.tokenHasher.hash(`${caller.organizationId}|${caller.userId}|${input.priceId}|${window}`)}`;
+    const idempotencyKey = `checkout-${this.deps.tokenHasher.hash(`${caller.organizationId}|${callerRef(caller)}|${input.priceId}|${window}`)}`;
     return provider.createCheckoutSession({
       organizationId: caller.organizationId,
       customerId,

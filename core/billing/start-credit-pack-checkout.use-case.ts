@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import { callerRef, type Caller } from '../access/caller';
 import { requireRole } from '../access/require-role';
 import { DomainError } from '../shared/domain-error';
 import { BillingCustomers } from './billing-customer';
@@ -21,7 +21,7 @@ export class StartCreditPackCheckout {
     if (!pack) throw new DomainError('VALIDATION_ERROR', 'The request is invalid', { packId: 'Unknown credit pack' });
     const customerId = await this.customers.customerOf(caller.organizationId);
     const window = Math.floor(this.deps.clock.now().getTime() / IDEMPOTENCY_WINDOW_MS);
-    const idempotencyKey = `credit-pack-${this.deps.tokenHasher.hash(`${caller.organizationId}|${caller.userId}|${pack.id}|${window}`)}`;
+    const idempotencyKey = `credit-pack-${this.deps.tokenHasher.hash(`${caller.organizationId}|${callerRef(caller)}|${pack.id}|${window}`)}`;
     const back = `${this.deps.settings.baseWebUrl}/billing`;
     return this.deps.provider.createPaymentCheckout({
       organizationId: caller.organizationId,

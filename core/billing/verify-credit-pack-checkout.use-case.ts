@@ -3,6 +3,7 @@ import { requireRole } from '../access/require-role';
 import { resourceNotFound } from '../shared/domain-error';
 import type { BillingDeps } from './billing-deps';
 import { FulfilCreditPack } from './fulfil-credit-pack';
+import { auditActor, auditOrigin } from '../audit/audit-actor';
 
 export type CreditPackCheckoutStatus = 'fulfilled' | 'pending';
 
@@ -15,7 +16,7 @@ export type CreditPackCheckoutStatus = 'fulfilled' | 'pending';
 export class VerifyCreditPackCheckout {
   private readonly fulfilment: FulfilCreditPack;
 
-  constructor(private readonly deps: Pick<BillingDeps, 'provider' | 'ledger' | 'packs' | 'clock' | 'logger'>) {
+  constructor(private readonly deps: Pick<BillingDeps, 'provider' | 'ledger' | 'packs' | 'clock' | 'logger' | 'unitOfWork' | 'audit'>) {
     this.fulfilment = new FulfilCreditPack(deps);
   }
 
@@ -36,6 +37,7 @@ export class VerifyCreditPackCheckout {
       packId: session.packId,
       tokens: session.tokens,
       paidAt: this.deps.clock.now(),
+      by: { actor: auditActor(caller), origin: auditOrigin(caller) },
     });
     return (await this.deps.ledger.findPurchase(input.sessionId)) ? 'fulfilled' : 'pending';
   }

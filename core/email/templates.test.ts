@@ -4,6 +4,7 @@ import {
   invitationEmail,
   notificationEmail,
   passwordResetEmail,
+  signInLinkEmail,
   verificationEmail,
 } from './templates';
 
@@ -91,6 +92,35 @@ describe('invitationEmail', () => {
     });
     expect(hostile.html).not.toContain('<script>');
     expect(hostile.html).not.toContain('<img');
+  });
+});
+
+describe('signInLinkEmail', () => {
+  const email = signInLinkEmail({ ...ctx, token: 'a/b+c', firstName: 'Ada' });
+  const url = `https://app.example.com/sign-in/email-link?token=${encodeURIComponent('a/b+c')}`;
+
+  it('links to /sign-in/email-link in both bodies, the token URL-encoded', () => {
+    expect(email.text).toContain(`Sign in: ${url}`);
+    expect(email.html).toContain(`href="${escapeHtml(url)}"`);
+  });
+
+  it('names the app in the subject, greets by first name and says the link lasts 15 minutes, once', () => {
+    expect(email.subject).toBe('Sign in to Acme');
+    expect(email.text.startsWith('Hello Ada, someone asked to sign in to Acme')).toBe(true);
+    expect(email.text).toContain('expires in 15 minutes and works once');
+    expect(email.html).toContain('15 minutes');
+  });
+
+  it('greets without a name when the account has none', () => {
+    expect(signInLinkEmail({ ...ctx, token: 't', firstName: null }).text.startsWith('Hello, someone asked')).toBe(true);
+    expect(signInLinkEmail({ ...ctx, token: 't' }).text.startsWith('Hello, someone asked')).toBe(true);
+  });
+
+  it('escapes a hostile first name in the HTML and keeps it out of the subject', () => {
+    const hostile = signInLinkEmail({ ...ctx, token: 't', firstName: evil });
+    expect(hostile.html).not.toContain('<script>');
+    expect(hostile.html).toContain('Hello &lt;script&gt;');
+    expect(hostile.subject).toBe('Sign in to Acme');
   });
 });
 

@@ -3,7 +3,7 @@
  * Every value interpolated into HTML is escaped; every token is URL-encoded in its link; every
  * user-chosen name is flattened to one line (`oneLine`) in both bodies.
  * The expiry wording must match the TTLs the use cases set (verification 24 h,
- * reset 1 h, invitation 7 days).
+ * reset 1 h, invitation 7 days, sign-in link 15 minutes).
  */
 export interface RenderedEmail {
   subject: string;
@@ -14,12 +14,17 @@ export interface RenderedEmail {
 export interface TemplateContext {
   /** Product name shown in subjects and signatures. */
   appName: string;
-  /** `APP_BASE_WEB_URL`: the web app that serves /verify-email, /reset-password, /invite/accept. */
+  /** `APP_BASE_WEB_URL`: the web app that serves /verify-email, /reset-password, /invite/accept, /sign-in/email-link. */
   baseWebUrl: string;
 }
 
 export interface TokenEmailInput extends TemplateContext {
   token: string;
+}
+
+export interface SignInLinkEmailInput extends TokenEmailInput {
+  /** The account's first name, when it has one: the greeting. */
+  firstName?: string | null;
 }
 
 export interface InvitationEmailInput extends TokenEmailInput {
@@ -113,6 +118,23 @@ export const passwordResetEmail = (input: TokenEmailInput): RenderedEmail =>
     action: { label: 'Reset password', url: link(input.baseWebUrl, '/reset-password', input.token) },
     footer: 'This link expires in 1 hour and works once. If you did not ask for it, you can ignore this email.',
   });
+
+/**
+ * The link signs its holder in, so the email says so plainly and tells whoever did not ask for
+ * it that nothing happens unless the link is opened. The first name is the user's own choice:
+ * flattened to one line, like every name.
+ */
+export const signInLinkEmail = (input: SignInLinkEmailInput): RenderedEmail => {
+  const name = input.firstName ? oneLine(input.firstName) : '';
+  return render(`Sign in to ${input.appName}`, {
+    appName: input.appName,
+    paragraphs: [
+      `${name ? `Hello ${name},` : 'Hello,'} someone asked to sign in to ${input.appName} with this email address. If it was you, open the link below.`,
+    ],
+    action: { label: 'Sign in', url: link(input.baseWebUrl, '/sign-in/email-link', input.token) },
+    footer: 'This link expires in 15 minutes and works once; a newer link replaces it. If you did not ask for it, you can ignore this email: nobody can sign in without it.',
+  });
+};
 
 /**
  * The organization name is chosen by whoever signed up, so it stays out of the subject (the one

@@ -1,21 +1,22 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { DomainError } from '../shared/domain-error';
 import { totpSecretContext, TOTP_WINDOW, type MfaDeps } from './mfa-deps';
 import { normalizeRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes';
+import { eventBy } from '../audit/audit-actor';
 
 const invalidCode = () => new DomainError('INVALID_MFA_CODE', 'The code is wrong or was already used');
 
 /**
  * Turns TOTP on once the user proves their authenticator holds the secret. Hands out the
  * recovery codes (shown only now; stored hashed) and revokes the user's other sessions: any of
- * them may have been opened by whoever the user is locking out.
+ * them may have been opened by whoever the user is locking out. Records `mfa.enabled`.
  */
 export class ConfirmTotp {
   constructor(
-    private readonly deps: Pick<MfaDeps, 'mfa' | 'sessions' | 'totp' | 'atRestEncryption' | 'recoveryCodes' | 'tokenHasher' | 'clock' | 'unitOfWork'>,
+    private readonly deps: Pick<MfaDeps, 'mfa' | 'sessions' | 'totp' | 'atRestEncryption' | 'recoveryCodes' | 'tokenHasher' | 'clock' | 'unitOfWork' | 'audit'>,
   ) {}
 
-  async execute(caller: Caller, input: { code: string }): Promise<{ recoveryCodes: string[] }> {
+  async execute(caller: UserCaller, input: { code: string }): Promise<{ recoveryCodes: string[] }> {
     const factor = await this.deps.mfa.findTotp(caller.userId);
     if (!factor || factor.confirmedAt) throw notPending(factor !== null);
     const secret = this.deps.atRestEncryption.open(factor.sealedSecret, totpSecretContext(caller.userId));
@@ -31,7 +32,8 @@ export class ConfirmTotp {
         recoveryCodeHashes: recoveryCodes.map((code) => this.deps.tokenHasher.hash(normalizeRecoveryCode(code))),
       });
       if (!confirmed) throw notPending(true);
-      await this.deps.sessions.revokeAllForUser(caller.userId, caller.sessionId);
+      const revoked = await this.deps.sessions.revokeAllForUser(caller.userId, caller.sessionId);
+      await this.deps.audit.record(eventBy(caller, 'mfa.enabled', null, { factor: 'totp', revoked_sessions: revoked }));
     });
     return { recoveryCodes };
   }

@@ -1,7 +1,8 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { DomainError } from '../shared/domain-error';
 import type { MfaDeps } from './mfa-deps';
 import { acceptTotpCode } from './totp-code';
+import { eventBy } from '../audit/audit-actor';
 
 export interface DisableTotpInput {
   password?: string | undefined;
@@ -17,17 +18,18 @@ export interface DisableTotpInput {
  * A stolen session must not make this a password oracle: a wrong password counts in the
  * account's login throttle, and while that is full the password is not even checked
  * (TOO_MANY_ATTEMPTS), so guesses here and at login share one budget. A code counts as a
- * second-factor guess of the account, like one at sign-in.
+ * second-factor guess of the account, like one at sign-in. Turning off a confirmed factor
+ * records `mfa.disabled` with the change.
  */
 export class DisableTotp {
   constructor(
     private readonly deps: Pick<
       MfaDeps,
-      'users' | 'mfa' | 'totp' | 'atRestEncryption' | 'passwordHasher' | 'clock' | 'loginThrottle' | 'secondFactorThrottle'
+      'users' | 'mfa' | 'totp' | 'atRestEncryption' | 'passwordHasher' | 'clock' | 'loginThrottle' | 'secondFactorThrottle' | 'unitOfWork' | 'audit'
     >,
   ) {}
 
-  async execute(caller: Caller, input: DisableTotpInput): Promise<void> {
+  async execute(caller: UserCaller, input: DisableTotpInput): Promise<void> {
     const user = await this.deps.users.findById(caller.userId);
     if (!user) throw new DomainError('UNAUTHORIZED', 'Authentication required');
     const factor = await this.deps.mfa.findTotp(user.id);
@@ -47,7 +49,11 @@ export class DisableTotp {
         }
       }
     }
-    await this.deps.mfa.removeAll(user.id);
+    await this.deps.unitOfWork.transaction(async () => {
+      await this.deps.mfa.removeAll(user.id);
+      if (!factor?.confirmedAt) return;
+      await this.deps.audit.record(eventBy(caller, 'mfa.disabled', null, { factor: 'totp', proof: user.passwordHash !== null ? 'password' : 'code' }));
+    });
   }
 }
 

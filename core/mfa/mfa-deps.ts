@@ -13,6 +13,8 @@ import type { TotpVerifier } from './totp-verifier.port';
 import type { SessionIssuer } from '../accounts/session-issuer';
 import type { LoginThrottle } from '../accounts/login-throttle';
 import type { SecondFactorThrottle } from './second-factor-throttle';
+import type { AuditLog } from '../audit/audit-log.port';
+import type { FailedSignIns } from '../accounts/failed-sign-ins';
 
 /** Every port the MFA use cases draw on; each takes the `Pick` it needs. */
 export interface MfaPorts {
@@ -30,6 +32,7 @@ export interface MfaPorts {
   rateLimiter: RateLimiter;
   clock: Clock;
   unitOfWork: UnitOfWork;
+  audit: AuditLog;
 }
 
 /** What an MFA use case is built from; each takes the `Pick` it needs as its one `deps`. */
@@ -38,6 +41,8 @@ export interface MfaDeps extends MfaPorts {
   sessionIssuer: SessionIssuer;
   loginThrottle: LoginThrottle;
   secondFactorThrottle: SecondFactorThrottle;
+  /** Records `login.failed` for wrong codes, off the request's path. */
+  failedSignIns: FailedSignIns;
 }
 
 export interface MfaSettings {

@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { DomainError } from '../shared/domain-error';
 import { totpSecretContext, type MfaDeps } from './mfa-deps';
 
@@ -16,7 +16,7 @@ export interface TotpSetup {
 export class SetupTotp {
   constructor(private readonly deps: Pick<MfaDeps, 'users' | 'mfa' | 'totp' | 'atRestEncryption' | 'clock' | 'settings'>) {}
 
-  async execute(caller: Caller): Promise<TotpSetup> {
+  async execute(caller: UserCaller): Promise<TotpSetup> {
     const user = await this.deps.users.findById(caller.userId);
     if (!user) throw new DomainError('UNAUTHORIZED', 'Authentication required');
     const secret = this.deps.totp.generateSecret();

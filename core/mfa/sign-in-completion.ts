@@ -1,5 +1,6 @@
 import type { SignInCompletion, SignInOutcome } from '../accounts/sign-in-completion.port';
 import type { SessionOrigin } from '../accounts/session-store.port';
+import type { SignIn } from '../accounts/session-issuer';
 import { addSeconds } from '../shared/clock.port';
 import { DomainError } from '../shared/domain-error';
 import { CHALLENGE_TTL_SECONDS, type MfaDeps } from './mfa-deps';
@@ -13,10 +14,11 @@ import { CHALLENGE_TTL_SECONDS, type MfaDeps } from './mfa-deps';
 export class MfaSignInCompletion implements SignInCompletion {
   constructor(private readonly deps: Pick<MfaDeps, 'mfa' | 'challenges' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'sessionIssuer' | 'secondFactorThrottle'>) {}
 
-  async complete(userId: number, credentialsVersion: number, origin?: SessionOrigin): Promise<SignInOutcome> {
+  async complete(signIn: SignIn, origin?: SessionOrigin): Promise<SignInOutcome> {
+    const { userId } = signIn;
     const factor = await this.deps.mfa.findTotp(userId);
     if (!factor?.confirmedAt) {
-      const session = await this.deps.sessionIssuer.issue(userId, credentialsVersion, origin);
+      const session = await this.deps.sessionIssuer.issue(signIn, origin);
       if (!session) throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password');
       return { kind: 'session', userId, session };
     }

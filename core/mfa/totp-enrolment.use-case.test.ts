@@ -1,3 +1,4 @@
+import { signInOf } from '../../test/builders/accounts';
 import { describe, expect, it } from 'vitest';
 import { mfaHarness } from '../../test/builders/mfa';
 import { totpSecretContext } from './mfa-deps';
@@ -113,7 +114,7 @@ describe('DisableTotp', () => {
     const wrong = h.codeNow(secret) === '000000' ? '111111' : '000000';
     for (let i = 0; i < 10; i += 1) await expect(h.disable.execute(caller, { code: wrong })).rejects.toMatchObject({ code: 'INVALID_MFA_CODE' });
     await expect(h.disable.execute(caller, { code: h.codeNow(secret) })).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
-    await expect(h.signInCompletion.complete(user.id, user.credentialsVersion)).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
+    await expect(h.signInCompletion.complete(signInOf(user))).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
   });
 
   it('clears an unconfirmed setup without asking, and is idempotent', async () => {

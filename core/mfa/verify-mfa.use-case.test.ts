@@ -1,3 +1,4 @@
+import { signInOf } from '../../test/builders/accounts';
 import { describe, expect, it } from 'vitest';
 import { mfaHarness } from '../../test/builders/mfa';
 
@@ -110,7 +111,7 @@ describe('VerifyMfa', () => {
     expect(outcomes.filter((o) => o === 'INVALID_MFA_CODE')).toHaveLength(10);
     expect(outcomes.slice(10).every((o) => o === 'TOO_MANY_ATTEMPTS')).toBe(true);
     // No new challenge while the window is full (whichever first factor asks), and the right code on an untouched one is refused too.
-    const fresh = await h.signInCompletion.complete(user.id, user.credentialsVersion).catch((e: { code: string; details: unknown }) => e);
+    const fresh = await h.signInCompletion.complete(signInOf(user)).catch((e: { code: string; details: unknown }) => e);
     expect(fresh).toMatchObject({ code: 'TOO_MANY_ATTEMPTS', details: { retry_after: 900 } });
     await expect(h.verify.execute({ challengeToken: tokens[39]!, code: h.codeNow(secret) })).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
     h.clock.advanceSeconds(899);

@@ -4,6 +4,7 @@ import { DomainError } from '../shared/domain-error';
 import { MAX_CHALLENGE_ATTEMPTS, type MfaDeps } from './mfa-deps';
 import { normalizeRecoveryCode } from './recovery-codes';
 import { acceptTotpCode } from './totp-code';
+import { NO_ORIGIN, userActor } from '../audit/audit-actor';
 
 export interface VerifyMfaInput {
   /** The challenge cookie's value. */
@@ -26,7 +27,8 @@ const invalidCode = () => new DomainError('INVALID_MFA_CODE', 'The code is wrong
  * its challenges, then 429), so neither concurrency nor a pile of challenges buys more. A wrong
  * code also counts against the account's login throttle. A TOTP code is accepted once (its step
  * is recorded), a recovery code once (marked used), the challenge once (consumed with the new
- * session, in one transaction).
+ * session, in one transaction, with `mfa.recovery_code_used` when a recovery code was spent and
+ * the session's `login.succeeded`). A wrong code records `login.failed` off the request's path.
  */
 export class VerifyMfa {
   constructor(
@@ -45,6 +47,8 @@ export class VerifyMfa {
       | 'sessionIssuer'
       | 'loginThrottle'
       | 'secondFactorThrottle'
+      | 'audit'
+      | 'failedSignIns'
     >,
   ) {}
 
@@ -60,6 +64,7 @@ export class VerifyMfa {
     const organization = user && (await this.deps.organizations.findById(user.organizationId));
     if (!user || user.status !== 'active' || organization?.status !== 'active') throw voidChallenge();
     await this.deps.secondFactorThrottle.takeGuess(user.id);
+    const method = input.recoveryCode !== undefined ? 'recovery_code' : 'totp';
     try {
       const session = await this.deps.unitOfWork.transaction(async () => {
         if (!(await this.secondFactorAccepted(user.id, input))) throw invalidCode();
@@ -68,8 +73,21 @@ export class VerifyMfa {
           const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(input.presentedToken));
           if (previous) await this.deps.sessions.revoke(previous.sessionId);
         }
+        if (method === 'recovery_code') {
+          await this.deps.audit.record({
+            organizationId: user.organizationId,
+            action: 'mfa.recovery_code_used',
+            actor: userActor(user.id),
+            target: null,
+            origin: input.origin ? { ip: input.origin.ip, userAgent: input.origin.userAgent } : NO_ORIGIN,
+            details: {},
+          });
+        }
         // Under the credentials as they are now: the password check is behind us, this is the second factor.
-        const session = await this.deps.sessionIssuer.issue(user.id, user.credentialsVersion, input.origin);
+        const session = await this.deps.sessionIssuer.issue(
+          { userId: user.id, organizationId: user.organizationId, credentialsVersion: user.credentialsVersion, method },
+          input.origin,
+        );
         if (!session) throw voidChallenge();
         return session;
       });
@@ -77,7 +95,10 @@ export class VerifyMfa {
       await this.deps.loginThrottle.reset(user.email);
       return { userId: user.id, session };
     } catch (error) {
-      if (error instanceof DomainError && error.code === 'INVALID_MFA_CODE') await this.deps.loginThrottle.recordFailure(user.email);
+      if (error instanceof DomainError && error.code === 'INVALID_MFA_CODE') {
+        this.deps.failedSignIns.record({ userId: user.id, organizationId: user.organizationId, method, reason: 'invalid_mfa_code', origin: input.origin });
+        await this.deps.loginThrottle.recordFailure(user.email);
+      }
       throw error;
     }
   }

@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import type { Note } from './note';
 import { noteOwner } from './note-access';
 import type { NotesDeps } from './notes-deps';
@@ -13,7 +13,7 @@ export interface CreateNoteInput {
 export class CreateNote {
   constructor(private readonly deps: Pick<NotesDeps, 'notes' | 'quota' | 'clock'>) {}
 
-  async execute(caller: Caller, input: CreateNoteInput): Promise<Note> {
+  async execute(caller: UserCaller, input: CreateNoteInput): Promise<Note> {
     const owner = noteOwner(caller);
     return this.deps.quota.take(owner.organizationId, 'max_notes', (limit) =>
       this.deps.notes.createWithinLimit(owner, { title: input.title, content: input.content ?? '', createdAt: this.deps.clock.now() }, limit),

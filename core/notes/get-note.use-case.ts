@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { resourceNotFound } from '../shared/domain-error';
 import type { Note } from './note';
 import { noteOwner } from './note-access';
@@ -8,7 +8,7 @@ export class GetNote {
   constructor(private readonly deps: Pick<NotesDeps, 'notes'>) {}
 
   /** Another user's note, in this organization or another, is answered exactly like a missing one. */
-  async execute(caller: Caller, input: { id: number }): Promise<Note> {
+  async execute(caller: UserCaller, input: { id: number }): Promise<Note> {
     const note = await this.deps.notes.findById(noteOwner(caller), input.id);
     if (!note) throw resourceNotFound('note', input.id);
     return note;

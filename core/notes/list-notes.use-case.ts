@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { readPage, type Page, type PageRequest } from '../shared/list-page';
 import type { Note } from './note';
 import { noteOwner } from './note-access';
@@ -8,7 +8,7 @@ import type { NotesDeps } from './notes-deps';
 export class ListNotes {
   constructor(private readonly deps: Pick<NotesDeps, 'notes'>) {}
 
-  async execute(caller: Caller, input: PageRequest): Promise<Page<Note>> {
+  async execute(caller: UserCaller, input: PageRequest): Promise<Page<Note>> {
     const owner = noteOwner(caller);
     return readPage(input, (window) => this.deps.notes.list(owner, window));
   }

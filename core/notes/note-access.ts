@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { requireRole } from '../access/require-role';
 import type { NoteOwner } from './note-repository.port';
 
@@ -6,7 +6,7 @@ import type { NoteOwner } from './note-repository.port';
  * Notes are a `member` feature, reads included. The route guard refuses `readonly` callers too;
  * checking again here keeps a future driver (CLI, job) from forgetting it.
  */
-export function noteOwner(caller: Caller): NoteOwner {
+export function noteOwner(caller: UserCaller): NoteOwner {
   requireRole(caller, 'member');
   return { organizationId: caller.organizationId, userId: caller.userId };
 }

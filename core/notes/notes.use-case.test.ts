@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plansHarness } from '../../test/builders/plans';
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { CreateNote } from './create-note.use-case';
 import { DeleteNote } from './delete-note.use-case';
 import { GetNote } from './get-note.use-case';
@@ -107,7 +107,7 @@ describe('notes use cases', () => {
   it('refuses readonly callers on every note action, reads included', async () => {
     const { h, alice, create, list, get, update, remove } = await setup();
     const note = await create.execute(alice, { title: 't' });
-    const reader: Caller = await h.aCaller('readonly', alice.organizationId);
+    const reader: UserCaller = await h.aCaller('readonly', alice.organizationId);
     await expect(create.execute(reader, { title: 'x' })).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
     await expect(list.execute(reader, { limit: 100 })).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
     await expect(get.execute(reader, { id: note.id })).rejects.toMatchObject({ code: 'ACCESS_DENIED' });

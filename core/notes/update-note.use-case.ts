@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { resourceNotFound } from '../shared/domain-error';
 import type { Note } from './note';
 import { noteOwner } from './note-access';
@@ -16,7 +16,7 @@ export class UpdateNote {
   constructor(private readonly deps: Pick<NotesDeps, 'notes' | 'clock'>) {}
 
   /** Every update sets `updatedAt`, even one that changes no field. */
-  async execute(caller: Caller, input: UpdateNoteInput): Promise<Note> {
+  async execute(caller: UserCaller, input: UpdateNoteInput): Promise<Note> {
     const patch: NotePatch = { updatedAt: this.deps.clock.now() };
     if (input.title != null) patch.title = input.title;
     if (input.content != null) patch.content = input.content;

@@ -6,6 +6,7 @@ import { ChangeMemberRole } from './change-member-role.use-case';
 import { RemoveMember } from './remove-member.use-case';
 import { CreateInvitation } from './create-invitation.use-case';
 import { redeemInvitation } from './redeem-invitation';
+import { NO_ORIGIN } from '../audit/audit-actor';
 
 async function invited(role: 'readonly' | 'member' | 'org_admin' = 'member') {
   const h = organizationsHarness();
@@ -65,7 +66,7 @@ describe('AcceptInvitation', () => {
   it('lets the identity-provider flow redeem without a password', async () => {
     const { h, invitation } = await invited('member');
 
-    const redeemed = await redeemInvitation(h.orgPorts, { tokenHash: invitation.tokenHash, passwordHash: null });
+    const redeemed = await redeemInvitation(h.orgPorts, { tokenHash: invitation.tokenHash, passwordHash: null, via: 'identity_provider', origin: NO_ORIGIN });
 
     expect(redeemed).toEqual({ userId: expect.any(Number), organizationId: invitation.organizationId, role: 'member' });
     expect(await h.ports.users.findById(redeemed.userId)).toMatchObject({ passwordHash: null, emailVerified: true });

@@ -6,7 +6,7 @@ import { setMemberStatus } from './set-member-status';
 
 /** Reactivates a suspended member (rules in `setMemberStatus`). */
 export class ActivateMember {
-  constructor(private readonly deps: Pick<OrganizationsDeps, 'users' | 'organizations' | 'sessions' | 'unitOfWork'>) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'users' | 'organizations' | 'sessions' | 'unitOfWork' | 'audit'>) {}
 
   async execute(caller: Caller, input: { userId: number }): Promise<User> {
     requireRole(caller, 'org_admin');

@@ -5,9 +5,9 @@ import { setOrganizationStatus } from './organization-status';
 
 /** Lifts a suspension: logins work again, and so do sessions that have not expired meanwhile. Idempotent. */
 export class ActivateOrganization {
-  constructor(private readonly deps: Pick<OrganizationsDeps, 'organizations'>) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'organizations' | 'unitOfWork' | 'audit'>) {}
 
   execute(caller: Caller, input: { organizationId: number }): Promise<Organization> {
-    return setOrganizationStatus(this.deps.organizations, caller, input.organizationId, 'active');
+    return setOrganizationStatus(this.deps, caller, input.organizationId, 'active');
   }
 }

@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import type { RoleName } from '../access/role';
 import { normalizeEmail } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
@@ -44,10 +44,11 @@ export class CreateInvitation {
       | 'passwordHasher'
       | 'rateLimiter'
       | 'settings'
+      | 'audit'
     >,
   ) {}
 
-  async execute(caller: Caller, input: { email: string; role: RoleName }): Promise<Invitation> {
+  async execute(caller: UserCaller, input: { email: string; role: RoleName }): Promise<Invitation> {
     requireRole(caller, 'org_admin');
     assertMayGrant(caller.role, input.role);
     const email = normalizeEmail(input.email);
@@ -60,7 +61,7 @@ export class CreateInvitation {
     return this.deps.unitOfWork.transaction(async () => {
       const organization = await this.deps.organizations.findById(caller.organizationId);
       if (!organization) throw resourceNotFound('organization', caller.organizationId);
-      return issueInvitation(this.deps, this.deps.settings, { organization, email, role: input.role, invitedByUserId: caller.userId });
+      return issueInvitation(this.deps, this.deps.settings, { organization, email, role: input.role, invitedBy: caller });
     });
   }
 

@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { normalizeEmail, type Organization } from '../accounts/user';
 import type { Invitation } from './invitation';
 import { issueInvitation } from './issue-invitation';
@@ -13,18 +13,19 @@ export interface CreateOrganizationInput {
 
 /**
  * A sys_admin creates an organization and invites its first `org_admin`. The organization, the
- * invitation and its email commit together: an address that already has an account
+ * invitation, its email and its `invitation.created` event (in the new organization's audit log)
+ * commit together: an address that already has an account
  * (EMAIL_ALREADY_EXISTS) leaves no organization behind.
  */
 export class CreateOrganization {
   constructor(
     private readonly deps: Pick<
       OrganizationsDeps,
-      'organizations' | 'users' | 'invitations' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox' | 'unitOfWork' | 'settings'
+      'organizations' | 'users' | 'invitations' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox' | 'unitOfWork' | 'settings' | 'audit'
     >,
   ) {}
 
-  async execute(caller: Caller, input: CreateOrganizationInput): Promise<{ organization: Organization; invitation: Invitation }> {
+  async execute(caller: UserCaller, input: CreateOrganizationInput): Promise<{ organization: Organization; invitation: Invitation }> {
     requireRole(caller, 'sys_admin');
     return this.deps.unitOfWork.transaction(async () => {
       const organization = await this.deps.organizations.create({ name: input.name });
@@ -32,7 +33,7 @@ export class CreateOrganization {
         organization,
         email: normalizeEmail(input.adminEmail),
         role: 'org_admin',
-        invitedByUserId: caller.userId,
+        invitedBy: caller,
       });
       return { organization, invitation };
     });

@@ -2,6 +2,7 @@ import type { OrganizationsPorts } from './organizations-deps';
 import { redeemInvitation } from './redeem-invitation';
 import { DomainError } from '../shared/domain-error';
 import { IdpLoginFailure, type PendingInvitations } from '../accounts/idp-login';
+import type { AuditOrigin } from '../audit/audit-event';
 
 /**
  * PendingInvitations over the organizations context: the invitation the user picked, redeemed as
@@ -10,17 +11,18 @@ import { IdpLoginFailure, type PendingInvitations } from '../accounts/idp-login'
  * for the user's choice of organization.
  */
 export class IdpPendingInvitations implements PendingInvitations {
-  constructor(private readonly ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'organizations' | 'clock' | 'unitOfWork'>) {}
+  constructor(private readonly ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'organizations' | 'clock' | 'unitOfWork' | 'audit'>) {}
 
   async acceptFor(
     email: string,
     profile: { firstName: string | null; lastName: string | null },
     invitationTokenHash: string | null,
+    origin: AuditOrigin,
   ): Promise<{ userId: number } | null> {
     const tokenHash = await this.pick(email, invitationTokenHash);
     if (tokenHash === null) return null;
     try {
-      const { userId } = await redeemInvitation(this.ports, { tokenHash, passwordHash: null, ...profile });
+      const { userId } = await redeemInvitation(this.ports, { tokenHash, passwordHash: null, ...profile, via: 'identity_provider', origin });
       return { userId };
     } catch (error) {
       // The inviter lost the right to invite (no way in), or the organization is suspended (as

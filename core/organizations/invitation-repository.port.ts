@@ -30,10 +30,11 @@ export interface InvitationRepository {
    */
   listAcceptable(organizationId: number, now: Date, window?: ListWindow): Promise<Invitation[]>;
   /**
-   * Revokes the invitation if it belongs to the organization and is pending at `now`. Returns
-   * whether it did; unknown, foreign, accepted, revoked and expired invitations all give false.
+   * Revokes the invitation if it belongs to the organization and is pending at `now`, and returns
+   * it as revoked (what the audit log names); unknown, foreign, accepted, revoked and expired
+   * invitations all give null and change nothing.
    */
-  revoke(organizationId: number, id: number, now: Date): Promise<boolean>;
+  revoke(organizationId: number, id: number, now: Date): Promise<Invitation | null>;
   /**
    * The invitations for this (normalized) email pending at `now`, in every organization, newest
    * first: at most one per organization, since inviting again replaces the pending one.

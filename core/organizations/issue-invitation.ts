@@ -1,4 +1,6 @@
 import { addSeconds } from '../shared/clock.port';
+import type { UserCaller } from '../access/caller';
+import { eventBy } from '../audit/audit-actor';
 import type { RoleName } from '../access/role';
 import type { Organization } from '../accounts/user';
 import { invitationEmail } from '../email/templates';
@@ -11,17 +13,19 @@ export interface InvitationRequest {
   /** Already normalized. */
   email: string;
   role: RoleName;
-  invitedByUserId: number;
+  /** Who invites, always a member: the invitation carries their authority, and the audit log names them. */
+  invitedBy: UserCaller;
 }
 
 /**
  * Stores a fresh invitation (replacing a pending one for the same email in the same
- * organization) and enqueues the email carrying its token. Must run inside the caller's
- * transaction, so the invitation and its email commit together. The token exists only in the
- * email: the store keeps its hash.
+ * organization), enqueues the email carrying its token and records `invitation.created` in the
+ * organization's audit log (naming the pending invitation it replaced, if any). Must run inside the caller's transaction, so the invitation, its
+ * email and its event commit together. The token exists only in the email: the store keeps its
+ * hash, and the event names the address and the role, never the token.
  */
 export async function issueInvitation(
-  ports: Pick<OrganizationsPorts, 'users' | 'invitations' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox'>,
+  ports: Pick<OrganizationsPorts, 'users' | 'invitations' | 'tokenGenerator' | 'tokenHasher' | 'clock' | 'outbox' | 'audit'>,
   settings: InvitationSettings,
   request: InvitationRequest,
 ): Promise<Invitation> {
@@ -30,12 +34,14 @@ export async function issueInvitation(
   }
   const token = ports.tokenGenerator.generate();
   const now = ports.clock.now();
+  // The pending invitation this one replaces (creating revokes it): the event names it.
+  const replaced = (await ports.invitations.listPendingByEmail(request.email, now)).find((pending) => pending.organizationId === request.organization.id);
   const invitation = await ports.invitations.create({
     organizationId: request.organization.id,
     email: request.email,
     role: request.role,
     tokenHash: ports.tokenHasher.hash(token),
-    invitedByUserId: request.invitedByUserId,
+    invitedByUserId: request.invitedBy.userId,
     expiresAt: addSeconds(now, INVITATION_TTL_SECONDS),
     createdAt: now,
   });
@@ -47,5 +53,10 @@ export async function issueInvitation(
     role: request.role,
   });
   await ports.outbox.enqueue({ to: request.email, ...email, tag: 'invitation' });
+  const target = { type: 'invitation', id: String(invitation.id) };
+  const details = { email: invitation.email, role: invitation.role, ...(replaced ? { replaces_invitation_id: replaced.id } : {}) };
+  const event = eventBy(request.invitedBy, 'invitation.created', target, details);
+  // In the invitation's organization: a sys_admin creating one invites from their own.
+  await ports.audit.record({ ...event, organizationId: invitation.organizationId });
   return invitation;
 }

@@ -2,6 +2,8 @@ import type { RoleName } from '../access/role';
 import { DomainError } from '../shared/domain-error';
 import { inviterVouches, type Invitation } from './invitation';
 import type { OrganizationsPorts } from './organizations-deps';
+import type { AuditOrigin } from '../audit/audit-event';
+import { userActor } from '../audit/audit-actor';
 
 export interface RedeemInvitationInput {
   /** The hash of the token from the link (or of a pending invitation found another way). */
@@ -10,6 +12,10 @@ export interface RedeemInvitationInput {
   passwordHash: string | null;
   firstName?: string | null;
   lastName?: string | null;
+  /** How the new member proved the address: the emailed link, or the identity provider's word. */
+  via: 'invitation_link' | 'identity_provider';
+  /** The request that redeemed it, for the `member.joined` event. */
+  origin: AuditOrigin;
 }
 
 export interface RedeemedInvitation {
@@ -20,9 +26,10 @@ export interface RedeemedInvitation {
 
 /**
  * Turns a pending invitation into a verified user with the invited role in the invited
- * organization (the emailed link proves the address). Independent of how the password is set,
- * so the identity-provider flow calls it with `passwordHash: null`. Joins the caller's
- * transaction if there is one; a failure (email taken meanwhile) leaves the invitation pending.
+ * organization (the emailed link proves the address), and records `member.joined` (the new member
+ * as actor) with it. Independent of how the password is set, so the identity-provider flow calls
+ * it with `passwordHash: null`. Joins the caller's transaction if there is one; a failure (email
+ * taken meanwhile) leaves the invitation pending and records nothing.
  *
  * An invitation carries its inviter's authority, so that authority is checked again here, when
  * it is used (`inviterVouches`): an inviter who was removed, suspended or demoted below the
@@ -30,7 +37,7 @@ export interface RedeemedInvitation {
  * (ACCOUNT_SUSPENDED, as its logins get).
  */
 export async function redeemInvitation(
-  ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'organizations' | 'clock' | 'unitOfWork'>,
+  ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'organizations' | 'clock' | 'unitOfWork' | 'audit'>,
   input: RedeemInvitationInput,
 ): Promise<RedeemedInvitation> {
   return ports.unitOfWork.transaction(async () => {
@@ -51,6 +58,14 @@ export async function redeemInvitation(
       lastName: input.lastName ?? null,
       role: invitation.role,
       emailVerified: true,
+    });
+    await ports.audit.record({
+      organizationId: invitation.organizationId,
+      action: 'member.joined',
+      actor: userActor(user.id),
+      target: { type: 'user', id: String(user.id) },
+      origin: input.origin,
+      details: { role: invitation.role, invitation_id: invitation.id, invited_by: invitation.invitedByUserId, via: input.via },
     });
     return { userId: user.id, organizationId: invitation.organizationId, role: invitation.role };
   });

@@ -8,9 +8,9 @@ import { setOrganizationStatus } from './organization-status';
  * answer ACCOUNT_SUSPENDED until it is activated again. Nothing is deleted. Idempotent.
  */
 export class SuspendOrganization {
-  constructor(private readonly deps: Pick<OrganizationsDeps, 'organizations'>) {}
+  constructor(private readonly deps: Pick<OrganizationsDeps, 'organizations' | 'unitOfWork' | 'audit'>) {}
 
   execute(caller: Caller, input: { organizationId: number }): Promise<Organization> {
-    return setOrganizationStatus(this.deps.organizations, caller, input.organizationId, 'suspended');
+    return setOrganizationStatus(this.deps, caller, input.organizationId, 'suspended');
   }
 }

@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import type { Passkey } from './passkey';
 import type { PasskeysDeps } from './passkeys-deps';
 
@@ -6,7 +6,7 @@ import type { PasskeysDeps } from './passkeys-deps';
 export class ListPasskeys {
   constructor(private readonly deps: Pick<PasskeysDeps, 'passkeys'>) {}
 
-  execute(caller: Caller): Promise<Passkey[]> {
+  execute(caller: UserCaller): Promise<Passkey[]> {
     return this.deps.passkeys.listForUser(caller.userId);
   }
 }

@@ -1,3 +1,4 @@
+import { revokePresentedSession } from '../accounts/presented-session';
 import type { IssuedSession } from '../accounts/session-issuer';
 import type { SessionOrigin } from '../accounts/session-store.port';
 import { DomainError } from '../shared/domain-error';
@@ -26,10 +27,13 @@ const invalid = () => new DomainError('INVALID_CREDENTIALS', 'The passkey sign-i
  *
  * User verification makes the passkey both factors: no TOTP step follows, and the session is
  * marked as made by a passkey, which satisfies an organization that requires MFA.
+ *
+ * The session records `login.succeeded`; a failure once the credential is known to belong to an
+ * account records `login.failed` in that account's organization, off the request's path.
  */
 export class LoginWithPasskey {
   constructor(
-    private readonly deps: Pick<PasskeysDeps, 'passkeys' | 'challenges' | 'relyingParty' | 'users' | 'organizations' | 'sessions' | 'sessionIssuer' | 'tokenHasher' | 'clock'>,
+    private readonly deps: Pick<PasskeysDeps, 'passkeys' | 'challenges' | 'relyingParty' | 'users' | 'organizations' | 'sessions' | 'sessionIssuer' | 'tokenHasher' | 'clock' | 'failedSignIns'>,
   ) {}
 
   async execute(input: LoginWithPasskeyInput): Promise<{ userId: number; session: IssuedSession }> {
@@ -41,18 +45,31 @@ export class LoginWithPasskey {
     const passkey = await this.deps.passkeys.findByCredentialId(named.credentialId);
     if (!passkey || (named.userHandle !== null && named.userHandle !== passkey.userHandle)) throw invalid();
     const verified = await this.deps.relyingParty.verifyAssertion(input.response, pending.matches, passkey);
-    if (!verified) throw invalid();
+    // A registered credential names its account: a failure from here on is that account's.
+    const failed = (reason: 'invalid_credentials' | 'account_suspended') =>
+      this.deps.failedSignIns.record({ userId: passkey.userId, method: 'passkey', reason, origin: input.origin });
+    if (!verified) {
+      failed('invalid_credentials');
+      throw invalid();
+    }
     const recorded = await this.deps.passkeys.recordUse(passkey.id, { expectedCounter: passkey.counter, counter: verified.counter, backedUp: verified.backedUp, at: now });
-    if (!recorded) throw invalid();
+    if (!recorded) {
+      failed('invalid_credentials');
+      throw invalid();
+    }
     const user = await this.deps.users.findById(passkey.userId);
     if (!user) throw invalid();
     const organization = await this.deps.organizations.findById(user.organizationId);
-    if (user.status !== 'active' || organization?.status !== 'active') throw new DomainError('ACCOUNT_SUSPENDED', 'This account is suspended');
-    if (input.presentedToken) {
-      const previous = await this.deps.sessions.findByTokenHash(this.deps.tokenHasher.hash(input.presentedToken));
-      if (previous) await this.deps.sessions.revoke(previous.sessionId);
+    if (user.status !== 'active' || organization?.status !== 'active') {
+      failed('account_suspended');
+      throw new DomainError('ACCOUNT_SUSPENDED', 'This account is suspended');
     }
-    const session = await this.deps.sessionIssuer.issue(user.id, user.credentialsVersion, input.origin, { viaPasskey: true });
+    await revokePresentedSession(this.deps, input.presentedToken);
+    const session = await this.deps.sessionIssuer.issue(
+      { userId: user.id, organizationId: user.organizationId, credentialsVersion: user.credentialsVersion, method: 'passkey' },
+      input.origin,
+      { viaPasskey: true },
+    );
     if (!session) throw invalid();
     return { userId: user.id, session };
   }

@@ -7,6 +7,9 @@ import type { Clock } from '../shared/clock.port';
 import type { PasskeyChallengeStore } from './passkey-challenge-store.port';
 import type { PasskeyRepository } from './passkey-repository.port';
 import type { RelyingParty } from './relying-party.port';
+import type { AuditLog } from '../audit/audit-log.port';
+import type { FailedSignIns } from '../accounts/failed-sign-ins';
+import type { UnitOfWork } from '../shared/unit-of-work.port';
 
 /** Every port and helper the passkey use cases draw on; each takes the `Pick` it needs as its one `deps`. */
 export interface PasskeysDeps {
@@ -20,4 +23,9 @@ export interface PasskeysDeps {
   tokenGenerator: TokenGenerator;
   tokenHasher: TokenHasher;
   clock: Clock;
+  /** A passkey added or removed is recorded in the same transaction as the change. */
+  unitOfWork: UnitOfWork;
+  audit: AuditLog;
+  /** Records `login.failed` of known accounts, off the request's path. */
+  failedSignIns: FailedSignIns;
 }

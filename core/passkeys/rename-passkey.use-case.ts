@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { resourceNotFound } from '../shared/domain-error';
 import type { Passkey } from './passkey';
 import type { PasskeysDeps } from './passkeys-deps';
@@ -7,7 +7,7 @@ import type { PasskeysDeps } from './passkeys-deps';
 export class RenamePasskey {
   constructor(private readonly deps: Pick<PasskeysDeps, 'passkeys'>) {}
 
-  async execute(caller: Caller, input: { passkeyId: number; name: string }): Promise<Passkey> {
+  async execute(caller: UserCaller, input: { passkeyId: number; name: string }): Promise<Passkey> {
     const renamed = await this.deps.passkeys.rename(caller.userId, input.passkeyId, input.name);
     if (!renamed) throw resourceNotFound('passkey', input.passkeyId);
     return renamed;

@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import type { UserCaller } from '../access/caller';
 import { addSeconds } from '../shared/clock.port';
 import { DomainError } from '../shared/domain-error';
 import { PASSKEY_CHALLENGE_TTL_SECONDS } from './passkey';
@@ -15,7 +15,7 @@ import type { PasskeysDeps } from './passkeys-deps';
 export class StartPasskeyRegistration {
   constructor(private readonly deps: Pick<PasskeysDeps, 'passkeys' | 'challenges' | 'relyingParty' | 'users' | 'tokenGenerator' | 'tokenHasher' | 'clock'>) {}
 
-  async execute(caller: Caller): Promise<WebAuthnJson> {
+  async execute(caller: UserCaller): Promise<WebAuthnJson> {
     const user = await this.deps.users.findById(caller.userId);
     if (!user) throw new DomainError('UNAUTHORIZED', 'Authentication required');
     const existing = await this.deps.passkeys.listForUser(user.id);

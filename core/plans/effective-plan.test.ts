@@ -26,6 +26,7 @@ async function setup() {
     organizations: h.ports.organizations,
     creditPacks: null,
     unitOfWork: h.store.unitOfWork,
+    audit: h.ports.audit,
     clock: h.clock,
     logger: recordingLogger(),
   });
@@ -91,7 +92,7 @@ describe('effective plan', () => {
     const { h, organizationId, deliver } = await setup();
     await deliver(subscriptionEvent(organizationId, { id: 'evt_a', cancelAtPeriodEnd: true }));
     const current = new GetCurrentPlan(h.plansDeps);
-    const caller = { userId: 1, organizationId, role: 'member' as const, sessionId: 1, mfaSatisfied: true };
+    const caller = { userId: 1, organizationId, role: 'member' as const, sessionId: 1, mfaSatisfied: true, kind: 'user' as const };
     expect(await current.execute(caller)).toMatchObject({
       plan: { name: 'Professional' },
       subscription: { status: 'active', currentPeriodEnd: new Date('2026-12-05T08:00:00.000Z'), cancelAtPeriodEnd: true },

@@ -1,4 +1,4 @@
-import type { Caller } from '../access/caller';
+import { callerUserId, type Caller } from '../access/caller';
 import type { Project } from './project';
 import { requireRole } from '../access/require-role';
 import type { ProjectsDeps } from './projects-deps';
@@ -15,7 +15,7 @@ export class CreateProject {
 
   async execute(caller: Caller, input: CreateProjectInput): Promise<Project> {
     requireRole(caller, 'member');
-    const project = { userId: caller.userId, name: input.name, description: input.description ?? null, createdAt: this.deps.clock.now() };
+    const project = { userId: callerUserId(caller), name: input.name, description: input.description ?? null, createdAt: this.deps.clock.now() };
     return this.deps.quota.take(caller.organizationId, 'max_projects', (limit) => this.deps.projects.createWithinLimit(caller.organizationId, project, limit));
   }
 }

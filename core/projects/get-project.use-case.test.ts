@@ -8,7 +8,7 @@ import { DomainError } from '../shared/domain-error';
 import { CreateProject } from './create-project.use-case';
 import { GetProject } from './get-project.use-case';
 
-const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1, mfaSatisfied: true });
+const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1, mfaSatisfied: true, kind: 'user' as const });
 
 function setup() {
   const projects = new InMemoryProjectRepository(new InMemoryStore());

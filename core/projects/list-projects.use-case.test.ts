@@ -8,7 +8,7 @@ import { encodeListCursor } from '../shared/list-page';
 import { CreateProject } from './create-project.use-case';
 import { ListProjects } from './list-projects.use-case';
 
-const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1, mfaSatisfied: true });
+const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1, mfaSatisfied: true, kind: 'user' as const });
 
 /** Five projects of organization 1, a minute apart (p1 oldest), and one of organization 2. */
 async function setup() {

@@ -2,7 +2,8 @@ import type { ListWindow } from '../shared/list-page';
 import type { Project } from './project';
 
 export interface NewProject {
-  userId: number;
+  /** Null when an API key creates it. */
+  userId: number | null;
   name: string;
   description: string | null;
   /** From the Clock; also the initial `updatedAt`. */

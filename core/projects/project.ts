@@ -3,8 +3,8 @@ export interface Project {
   id: number;
   /** Owning organization, taken from the creator's session; never returned by the API. */
   organizationId: number;
-  /** Creating user; never returned by the API. */
-  userId: number;
+  /** Creating user; null when an organization API key created it (a key is nobody's user). Never returned by the API. */
+  userId: number | null;
   name: string;
   description: string | null;
   createdAt: Date;

@@ -7,7 +7,7 @@ import type { RoleName } from '../access/role';
 import { CreateProject } from './create-project.use-case';
 import { UpdateProject } from './update-project.use-case';
 
-const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1, mfaSatisfied: true });
+const caller = (role: RoleName, organizationId = 1, userId = 10): Caller => ({ userId, organizationId, role, sessionId: 1, mfaSatisfied: true, kind: 'user' as const });
 
 async function setup() {
   const projects = new InMemoryProjectRepository(new InMemoryStore());

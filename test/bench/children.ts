@@ -1,6 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { atCleanUp } from './lifecycle';
 
 /**
  * The servers under test run as child processes (`node --import tsx <entry>`, what `tsx <entry>`
@@ -121,4 +125,24 @@ async function waitUntilReady(server: ServerChild, path: string, timeoutMs: numb
   }
   const tail = readFileSync(server.logFile, 'utf8').split('\n').slice(-20).join('\n');
   throw new Error(`${server.name} did not become ready within ${timeoutMs} ms (exit code ${server.process.exitCode}). Log tail:\n${tail}`);
+}
+
+/**
+ * The app (`app/main.ts`, `APP_LOG_LEVEL=warn`) on `databaseUrl` and a free port, its log in a
+ * temp dir: both stopped and removed at clean-up. `env` adds or overrides settings.
+ */
+export async function startBenchApp(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerChild> {
+  const logDir = await mkdtemp(join(tmpdir(), 'tk-bench-app-'));
+  atCleanUp(() => rm(logDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const app = await startServerChild({
+    name: 'app',
+    entry: 'app/main.ts',
+    port,
+    env: { APP_DATABASE_URL: databaseUrl, APP_PORT: String(port), APP_LOG_LEVEL: 'warn', ...env },
+    logFile: join(logDir, 'app.log'),
+    readyPath: '/ping',
+  });
+  atCleanUp(() => app.stop());
+  return app;
 }

@@ -35,3 +35,9 @@ export function runBench(name: string, main: () => Promise<void>, deadlineMs: nu
       process.exit(1);
     });
 }
+
+/** BENCH_SCALE (default 1): every duration of a bench script is multiplied by it, for a quick smoke run. */
+export const BENCH_SCALE = Number(process.env.BENCH_SCALE ?? 1);
+
+/** `seconds` scaled by BENCH_SCALE, to a tenth, never below 1 s. */
+export const scaledSeconds = (seconds: number): number => Math.max(1, Math.round(seconds * BENCH_SCALE * 10) / 10);

@@ -12,15 +12,13 @@
  *
  *   npx tsx test/bench/notes.bench.ts            (also run by `npm run bench`; BENCH_SCALE shortens it)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import type { RawResult, RequestSpec } from 'autocannon';
 import type { Database } from '../../adapters/postgres/database';
 import { createTestDatabase } from '../support/postgres';
 import { insertOrganization, testSessions } from '../support/sessions';
-import { freePort, startServerChild } from './children';
-import { atCleanUp, runBench } from './lifecycle';
+import { startBenchApp } from './children';
+import { atCleanUp, BENCH_SCALE as SCALE, runBench, scaledSeconds as secs } from './lifecycle';
 import { cannon, summarize, type Measured } from './load';
 import { MEASURED_HEADER, measuredRow, pct, table, verdict, writeSection } from './report';
 
@@ -29,8 +27,6 @@ const CONNECTIONS = 50;
 const SECONDS = 12;
 const WARMUP_SECONDS = 2;
 const MEMBERS = 4;
-const SCALE = Number(process.env.BENCH_SCALE ?? 1);
-const secs = (seconds: number) => Math.max(1, Math.round(seconds * SCALE * 10) / 10);
 const step = (line: string) => process.stderr.write(`[notes bench] ${line}\n`);
 
 interface Organization {
@@ -102,18 +98,7 @@ async function main(): Promise<void> {
     await organization(database, 'far below its quota', 100_000_000),
     await organization(database, 'at its quota', 'default', free.features.max_notes),
   ];
-  const logDir = await mkdtemp(join(tmpdir(), 'tk-notes-bench-'));
-  atCleanUp(() => rm(logDir, { recursive: true, force: true }));
-  const port = await freePort();
-  const app = await startServerChild({
-    name: 'app',
-    entry: 'app/main.ts',
-    port,
-    env: { APP_DATABASE_URL: db.url, APP_PORT: String(port), APP_LOG_LEVEL: 'warn' },
-    logFile: join(logDir, 'app.log'),
-    readyPath: '/ping',
-  });
-  atCleanUp(() => app.stop());
+  const app = await startBenchApp(db.url);
   const loadStart = loadavg().map((n) => n.toFixed(1)).join(' / ');
 
   const run = (org: Organization, seconds: number) =>

@@ -10,7 +10,7 @@ import type { AccountsDeps, AccountsPorts, AccountsSettings } from '../../core/a
 import type { PasswordHasher } from '../../core/accounts/crypto.port';
 import type { RoleName } from '../../core/access/role';
 import type { User } from '../../core/accounts/user';
-import { SessionIssuer } from '../../core/accounts/session-issuer';
+import { SessionIssuer, type SignIn } from '../../core/accounts/session-issuer';
 import { Login, type LoginInput } from '../../core/accounts/login.use-case';
 import { FakeClock } from '../support/fake-clock';
 import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
@@ -26,6 +26,12 @@ import { recordingLogger } from '../support/recording-logger';
 import { MfaSignInCompletion } from '../../core/mfa/sign-in-completion';
 import { SecondFactorThrottle } from '../../core/mfa/second-factor-throttle';
 import { randomBytes } from 'node:crypto';
+import { InMemoryAuditLog } from '../../adapters/in-memory/in-memory-audit-log';
+import { FailedSignIns } from '../../core/accounts/failed-sign-ins';
+import type { RequestOrigin } from '../../core/access/caller';
+
+/** The origin the harnesses' callers come from, so tests can find it on recorded events. */
+export const TEST_ORIGIN: RequestOrigin = Object.freeze({ ip: '203.0.113.7', userAgent: 'vitest-harness' });
 
 /**
  * A fast, deterministic PasswordHasher for use-case tests (bcrypt itself is tested in its own
@@ -61,6 +67,10 @@ export interface AccountsHarness {
   clock: FakeClock;
   store: InMemoryStore;
   outbox: InMemoryEmailOutbox;
+  /** The audit log on the same store (`ports.audit`): `recorded()` reads what was written, `failNextRecord()` breaks the next insert. */
+  auditLog: InMemoryAuditLog;
+  /** Failed sign-ins of known accounts are written off the request's path: `flush()` waits for them. */
+  failedSignIns: FailedSignIns;
   issuer: SessionIssuer;
   /** Token from the newest queued email to `to` whose link path is `path` (e.g. `/verify-email`). */
   tokenFromEmail(to: string, path: string): Promise<string>;
@@ -71,6 +81,7 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}, passw
   const clock = new FakeClock();
   const store = new InMemoryStore({ clock });
   const outbox = new InMemoryEmailOutbox(store);
+  const auditLog = new InMemoryAuditLog(store);
   const ports: AccountsPorts = {
     users: new InMemoryUserRepository(store),
     organizations: new InMemoryOrganizationRepository(store),
@@ -83,6 +94,7 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}, passw
     outbox,
     unitOfWork: store.unitOfWork,
     rateLimiter: new BoundedMemoryRateLimiter(clock),
+    audit: auditLog,
   };
   const settings: AccountsSettings = {
     mode: 'b2c',
@@ -93,6 +105,7 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}, passw
   };
   const issuer = new SessionIssuer(ports, settings.sessionMaxAgeSeconds);
   const throttle = new LoginThrottle(ports);
+  const failedSignIns = new FailedSignIns({ users: ports.users, audit: auditLog, logger: recordingLogger() });
   const totp = new OtpauthTotpVerifier();
   const mfaDeps: MfaDeps = {
     ...ports,
@@ -105,6 +118,7 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}, passw
     sessionIssuer: issuer,
     loginThrottle: throttle,
     secondFactorThrottle: new SecondFactorThrottle(ports),
+    failedSignIns,
   };
   const signInCompletion = new MfaSignInCompletion(mfaDeps);
   const deps: AccountsDeps = {
@@ -114,6 +128,7 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}, passw
     sessionActivity: new SessionActivity({ sessions: ports.sessions, clock, logger: recordingLogger() }),
     loginThrottle: throttle,
     signInCompletion,
+    failedSignIns,
   };
   let counter = 0;
   return {
@@ -128,6 +143,8 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}, passw
     clock,
     store,
     outbox,
+    auditLog,
+    failedSignIns,
     issuer,
     async tokenFromEmail(to, path) {
       const emails = (await outbox.pending()).filter((m) => m.to === to);
@@ -150,6 +167,11 @@ export function accountsHarness(overrides: Partial<AccountsSettings> = {}, passw
       });
     },
   };
+}
+
+/** A password sign-in of `user` as they are now: what SessionIssuer.issue takes. */
+export function signInOf(user: User, method: SignIn['method'] = 'password'): SignIn {
+  return { userId: user.id, organizationId: user.organizationId, credentialsVersion: user.credentialsVersion, method };
 }
 
 /**

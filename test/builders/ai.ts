@@ -6,7 +6,7 @@ import { InMemoryCopilotAdmission } from '../../adapters/in-memory/in-memory-cop
 import { InMemoryCreditLedger } from '../../adapters/in-memory/in-memory-credit-ledger';
 import { InMemoryOverageReportStore } from '../../adapters/in-memory/in-memory-overage-report-store';
 import { InMemoryUsageLog } from '../../adapters/in-memory/in-memory-usage-log';
-import type { Caller } from '../../core/access/caller';
+import type { UserCaller } from '../../core/access/caller';
 import type { RoleName } from '../../core/access/role';
 import type { AiDeps } from '../../core/ai/ai-deps';
 import { RunCopilotCall, type CopilotCallInput } from '../../core/ai/run-copilot-call.use-case';
@@ -38,7 +38,7 @@ export interface AiHarness extends PlansHarness {
   aiDeps: AiDeps;
   copilot: RunCopilotCall;
   /** A caller in a new organization (or `organizationId`) on a plan with AI and this `token_limit`. */
-  anAiCaller(options?: { tokenLimit?: number; role?: RoleName; organizationId?: number }): Promise<Caller>;
+  anAiCaller(options?: { tokenLimit?: number; role?: RoleName; organizationId?: number }): Promise<UserCaller>;
   /** Moves the organization to a plan with AI enabled (unless `enableAi` is false) and `tokenLimit`. */
   givePlan(organizationId: number, tokenLimit: number, enableAi?: boolean): Promise<void>;
   /** Buys `tokens` of credits for the organization, through the ledger as a paid pack would. */
@@ -46,7 +46,7 @@ export interface AiHarness extends PlansHarness {
   /** Sets the organization's and the system's overage switches. */
   setOverage(organizationId: number, organization: boolean, system?: boolean): Promise<void>;
   /** A note of the caller's, whose text is `content`. */
-  aNote(caller: Caller, content?: string): Promise<Note>;
+  aNote(caller: UserCaller, content?: string): Promise<Note>;
   /** The copilot input for `feature` (improve unless said) on a note, with a signal the test may abort. */
   input(note: Note, controller?: AbortController, feature?: CopilotFeature): CopilotCallInput;
   balance(organizationId: number): Promise<number>;

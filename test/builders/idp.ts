@@ -36,7 +36,7 @@ export function idpHarness(options: { mode?: AccountsSettings['mode']; withInvit
     secretBox: new AesGcmSecretBox('tenantkit:idp-flow'),
     ...(options.withInvitations === false ? {} : { invitations: new IdpPendingInvitations({ ...h.ports, invitations }) }),
   };
-  const deps: IdpLoginDeps = { ...ports, settings: h.settings, signInCompletion: h.signInCompletion, logger };
+  const deps: IdpLoginDeps = { ...ports, settings: h.settings, signInCompletion: h.signInCompletion, failedSignIns: h.failedSignIns, logger };
   const start = new StartIdpLogin(deps);
   const complete = new CompleteIdpLogin(deps);
 

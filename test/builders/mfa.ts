@@ -1,12 +1,12 @@
 import type { User } from '../../core/accounts/user';
-import type { Caller } from '../../core/access/caller';
+import type { UserCaller } from '../../core/access/caller';
 import { ConfirmTotp } from '../../core/mfa/confirm-totp.use-case';
 import { DisableTotp } from '../../core/mfa/disable-totp.use-case';
 import { SetupTotp } from '../../core/mfa/setup-totp.use-case';
 import { VerifyMfa } from '../../core/mfa/verify-mfa.use-case';
 import { Login } from '../../core/accounts/login.use-case';
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
-import { accountsHarness, type AccountsHarness } from './accounts';
+import { accountsHarness, signInOf, TEST_ORIGIN, type AccountsHarness } from './accounts';
 
 export interface MfaHarness extends AccountsHarness {
   setup: SetupTotp;
@@ -16,9 +16,9 @@ export interface MfaHarness extends AccountsHarness {
   login: Login;
   authenticate: AuthenticateSession;
   /** The user logged in without a second factor (a session straight from the issuer). */
-  callerFor(user: User): Promise<Caller & { token: string }>;
+  callerFor(user: User): Promise<UserCaller & { token: string }>;
   /** Sets up and confirms TOTP for `user`; returns the secret and the recovery codes. */
-  enrol(user: User): Promise<{ secret: string; recoveryCodes: string[]; caller: Caller }>;
+  enrol(user: User): Promise<{ secret: string; recoveryCodes: string[]; caller: UserCaller }>;
   /** The code an authenticator shows for `secret` at the fake clock's now, `offset` steps away. */
   codeNow(secret: string, offset?: number): string;
 }
@@ -29,9 +29,9 @@ export function mfaHarness(): MfaHarness {
   const authenticate = new AuthenticateSession(p);
   const callerFor = async (user: User) => {
     const current = await h.ports.users.findById(user.id);
-    const session = current && (await h.issuer.issue(user.id, current.credentialsVersion));
+    const session = current && (await h.issuer.issue(signInOf(current)));
     if (!session) throw new Error(`user ${user.id} cannot get a session`);
-    return { ...(await authenticate.execute(session.token)), token: session.token };
+    return { ...(await authenticate.execute(session.token)), origin: TEST_ORIGIN, token: session.token };
   };
   const codeNow = (secret: string, offset = 0) => h.totp.codeAt(secret, h.totp.stepAt(h.clock.now()) + offset);
   const setup = new SetupTotp(p);

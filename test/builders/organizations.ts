@@ -4,11 +4,11 @@ import { InMemorySubscriptionRepository } from '../../adapters/in-memory/in-memo
 import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
-import type { Caller } from '../../core/access/caller';
+import type { UserCaller } from '../../core/access/caller';
 import type { RoleName } from '../../core/access/role';
 import type { User } from '../../core/accounts/user';
 import type { OrganizationsDeps, OrganizationsPorts } from '../../core/organizations/organizations-deps';
-import { accountsHarness, type AccountsHarness } from './accounts';
+import { accountsHarness, signInOf, TEST_ORIGIN, type AccountsHarness } from './accounts';
 
 export interface OrganizationsHarness extends AccountsHarness {
   orgPorts: OrganizationsPorts;
@@ -21,10 +21,10 @@ export interface OrganizationsHarness extends AccountsHarness {
   limiter: RateLimiter;
   /** A new organization with one verified user per role given, in that order. */
   anOrganization(roles: RoleName[], name?: string): Promise<{ organizationId: number; users: User[] }>;
-  /** The user logged in: a real session in the store, and the Caller its authentication yields. */
-  loginAs(user: User): Promise<Caller & { token: string }>;
+  /** The user logged in: a real session in the store, and the UserCaller its authentication yields. */
+  loginAs(user: User): Promise<UserCaller & { token: string }>;
   /** Resolves a session token the way every request does; rejects UNAUTHORIZED when it is dead. */
-  authenticate(token: string): Promise<Caller>;
+  authenticate(token: string): Promise<UserCaller>;
   /** The token of the newest invitation email to `to`. */
   invitationToken(to: string): Promise<string>;
 }
@@ -58,9 +58,9 @@ export function organizationsHarness(): OrganizationsHarness {
     },
     async loginAs(user) {
       const current = await base.ports.users.findById(user.id);
-      const session = current && (await base.issuer.issue(user.id, current.credentialsVersion));
+      const session = current && (await base.issuer.issue(signInOf(current)));
       if (!session) throw new Error(`user ${user.id} cannot get a session`);
-      return { ...(await authenticateSession.execute(session.token)), token: session.token };
+      return { ...(await authenticateSession.execute(session.token)), origin: TEST_ORIGIN, token: session.token };
     },
     authenticate: (token) => authenticateSession.execute(token),
     invitationToken: (to) => base.tokenFromEmail(to, '/invite/accept'),

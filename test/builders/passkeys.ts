@@ -42,6 +42,9 @@ export function passkeysHarness(): PasskeysHarness {
     tokenGenerator: h.ports.tokenGenerator,
     tokenHasher: h.ports.tokenHasher,
     clock: h.clock,
+    unitOfWork: h.ports.unitOfWork,
+    audit: h.ports.audit,
+    failedSignIns: h.failedSignIns,
   };
   const startRegistration = new StartPasskeyRegistration(passkeyDeps);
   const register = new RegisterPasskey(passkeyDeps);

@@ -2,7 +2,7 @@ import { InMemoryNoteRepository } from '../../adapters/in-memory/in-memory-note-
 import { InMemoryPlanRepository } from '../../adapters/in-memory/in-memory-plan-repository';
 import { InMemoryProjectRepository } from '../../adapters/in-memory/in-memory-project-repository';
 import { InMemorySubscriptionRepository } from '../../adapters/in-memory/in-memory-subscription-repository';
-import type { Caller } from '../../core/access/caller';
+import type { UserCaller } from '../../core/access/caller';
 import type { RoleName } from '../../core/access/role';
 import type { SubscriptionState } from '../../core/billing/subscription';
 import { EffectivePlanResolver } from '../../core/plans/effective-plan';
@@ -25,7 +25,7 @@ export interface PlansHarness extends AccountsHarness {
   metered: MeteredUsageReaders;
   quota: LimitQuota;
   /** A caller with `role` in a new organization (or `organizationId`). */
-  aCaller(role?: RoleName, organizationId?: number): Promise<Caller>;
+  aCaller(role?: RoleName, organizationId?: number): Promise<UserCaller>;
   plan(name: string): Promise<Plan>;
   /** Links `plan` to `productId` and subscribes the organization to it with `state` overrides. */
   subscribe(organizationId: number, planName: string, state?: Partial<SubscriptionState>): Promise<void>;
@@ -62,7 +62,7 @@ export function plansHarness(): PlansHarness {
     quota,
     async aCaller(role = 'member', organizationId) {
       const user = await h.aUser({ role, ...(organizationId === undefined ? {} : { organizationId }) });
-      return { userId: user.id, organizationId: user.organizationId, role, sessionId: 1, mfaSatisfied: true };
+      return { userId: user.id, organizationId: user.organizationId, role, sessionId: 1, mfaSatisfied: true, kind: 'user' as const };
     },
     plan,
     async subscribe(organizationId, planName, state = {}) {

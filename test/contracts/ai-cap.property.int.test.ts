@@ -42,7 +42,7 @@ function postgresCapSystem(database: Database): CapSystem {
     },
     async newCaller() {
       const organizationId = await insertOrganization(database);
-      return { organizationId, userId: await insertUser(database, organizationId), role: 'member', sessionId: 0, mfaSatisfied: true };
+      return { organizationId, userId: await insertUser(database, organizationId), role: 'member', sessionId: 0, mfaSatisfied: true, kind: 'user' as const };
     },
     async givePlan(organizationId, tokenLimit) {
       const productId = `prod_property_${organizationId}`;

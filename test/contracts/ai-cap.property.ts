@@ -1,7 +1,7 @@
 import { setImmediate as tick } from 'node:timers/promises';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import type { Caller } from '../../core/access/caller';
+import type { UserCaller } from '../../core/access/caller';
 import { estimateTokens, usableReport } from '../../core/ai/capacity-rules';
 import { copilotPrompt } from '../../core/ai/copilot-prompt';
 import type { LanguageModel, ModelEvent, ModelRequest } from '../../core/ai/language-model.port';
@@ -23,13 +23,13 @@ export interface CapSystem {
   /** Everything but the model, which each run brings. */
   deps: Omit<CopilotDeps, 'model'>;
   /** A member of a new organization. */
-  newCaller(): Promise<Caller>;
+  newCaller(): Promise<UserCaller>;
   /** Subscribes the organization to a plan of its own with AI and `tokenLimit`, in the calendar month. */
   givePlan(organizationId: number, tokenLimit: number): Promise<void>;
   setOverage(organizationId: number, organization: boolean, system: boolean): Promise<void>;
   /** Credits bought through the ledger. */
   buy(organizationId: number, tokens: number): Promise<void>;
-  createNote(caller: Caller, title: string, content: string): Promise<Note>;
+  createNote(caller: UserCaller, title: string, content: string): Promise<Note>;
   books(organizationId: number): Promise<Books>;
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { PostgresOrganizationRepository } from '../../adapters/postgres/postgres-organization-repository';
 import { PostgresSubscriptionRepository } from '../../adapters/postgres/postgres-subscription-repository';
+import { PostgresAuditLog } from '../../adapters/postgres/postgres-audit-log';
 import { FakeClock } from '../support/fake-clock';
 import { createTestDatabase, requirePostgres, type TestDatabase } from '../support/postgres';
 import { insertOrganization, insertUser } from '../support/sessions';
@@ -22,7 +23,10 @@ describe.skipIf(!postgres)('billing races on PostgreSQL', () => {
     'postgres',
     async () => {
       const database = testDatabase.database;
+      const auditLog = new PostgresAuditLog(database);
       return {
+        audit: auditLog,
+        events: auditLog,
         subscriptions: new PostgresSubscriptionRepository(database),
         organizations: new PostgresOrganizationRepository(database),
         unitOfWork: database,

@@ -1,3 +1,5 @@
+import { FailedSignIns } from '../../core/accounts/failed-sign-ins';
+import { PostgresAuditLog } from '../../adapters/postgres/postgres-audit-log';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { NodeTokenGenerator } from '../../adapters/crypto/node-token-generator';
 import { Sha256TokenHasher } from '../../adapters/crypto/sha256-token-hasher';
@@ -50,6 +52,7 @@ describe.skipIf(!postgres)('credential races on PostgreSQL', () => {
       clock,
       unitOfWork: database,
       rateLimiter: new BoundedMemoryRateLimiter(clock),
+      audit: new PostgresAuditLog(database),
     };
     const sessionIssuer = new SessionIssuer(ports, SETTINGS.sessionMaxAgeSeconds);
     const deps: AccountsDeps = {
@@ -65,6 +68,7 @@ describe.skipIf(!postgres)('credential races on PostgreSQL', () => {
         sessionIssuer,
         secondFactorThrottle: new SecondFactorThrottle(ports),
       }),
+      failedSignIns: new FailedSignIns({ users: ports.users, audit: ports.audit, logger: recordingLogger() }),
     };
     return {
       hasher,

@@ -211,10 +211,10 @@ export function describeInvitationRepositoryContract(name: string, setup: () => 
     it('revokes a pending invitation of the organization only', async () => {
       const invitation = await invite();
 
-      await expect(h.invitations.revoke(otherOrgId, invitation.id, at(1))).resolves.toBe(false);
-      await expect(h.invitations.revoke(orgId, 987_654, at(1))).resolves.toBe(false);
-      await expect(h.invitations.revoke(orgId, invitation.id, at(1))).resolves.toBe(true);
-      await expect(h.invitations.revoke(orgId, invitation.id, at(2))).resolves.toBe(false);
+      await expect(h.invitations.revoke(otherOrgId, invitation.id, at(1))).resolves.toBeNull();
+      await expect(h.invitations.revoke(orgId, 987_654, at(1))).resolves.toBeNull();
+      await expect(h.invitations.revoke(orgId, invitation.id, at(1))).resolves.toEqual({ ...invitation, revokedAt: at(1) });
+      await expect(h.invitations.revoke(orgId, invitation.id, at(2))).resolves.toBeNull();
       await expect(h.invitations.consume(invitation.tokenHash, at(3))).resolves.toBeNull();
     });
 
@@ -223,8 +223,8 @@ export function describeInvitationRepositoryContract(name: string, setup: () => 
       const expired = await invite({ expiresAt: at(10) });
       await h.invitations.consume(accepted.tokenHash, at(1));
 
-      await expect(h.invitations.revoke(orgId, accepted.id, at(2))).resolves.toBe(false);
-      await expect(h.invitations.revoke(orgId, expired.id, at(10))).resolves.toBe(false);
+      await expect(h.invitations.revoke(orgId, accepted.id, at(2))).resolves.toBeNull();
+      await expect(h.invitations.revoke(orgId, expired.id, at(10))).resolves.toBeNull();
     });
 
     it('lists the invitations pending for an email in every organization, newest first', async () => {

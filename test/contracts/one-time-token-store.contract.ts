@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OneTimeTokenStore } from '../../core/accounts/one-time-token-store.port';
+import type { OneTimeTokenStore, TokenPurpose } from '../../core/accounts/one-time-token-store.port';
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
 import type { User } from '../../core/accounts/user';
 import type { UserRepository } from '../../core/accounts/user-repository.port';
@@ -30,7 +30,7 @@ export function describeOneTimeTokenStoreContract(name: string, setup: () => Pro
     let user: User;
     let other: User;
 
-    const issue = async (owner: User, purpose: 'verify_email' | 'reset_password', expiresAt = later(HOUR_MS)) => {
+    const issue = async (owner: User, purpose: TokenPurpose, expiresAt = later(HOUR_MS)) => {
       const tokenHash = aTokenHash();
       await h.tokens.issue({ userId: owner.id, purpose, tokenHash, expiresAt });
       return tokenHash;
@@ -94,6 +94,20 @@ export function describeOneTimeTokenStoreContract(name: string, setup: () => Pro
 
       await expect(h.tokens.consume('verify_email', older, NOW)).resolves.toBe(user.id);
       await expect(h.tokens.consume('verify_email', newer, NOW)).resolves.toBe(user.id);
+    });
+
+    it('keeps every purpose apart: a token answers only its own, and revoking one purpose leaves the others', async () => {
+      const purposes: TokenPurpose[] = ['verify_email', 'reset_password', 'email_link_sign_in'];
+      for (const purpose of purposes) {
+        const token = await issue(user, purpose);
+        for (const wrong of purposes.filter((p) => p !== purpose)) await expect(h.tokens.consume(wrong, token, NOW)).resolves.toBeNull();
+        await expect(h.tokens.consume(purpose, token, NOW)).resolves.toBe(user.id);
+      }
+      const kept = await issue(user, 'reset_password');
+      const revoked = await issue(user, 'email_link_sign_in');
+      await h.tokens.revokeAll(user.id, 'email_link_sign_in');
+      await expect(h.tokens.consume('email_link_sign_in', revoked, NOW)).resolves.toBeNull();
+      await expect(h.tokens.consume('reset_password', kept, NOW)).resolves.toBe(user.id);
     });
 
     it("revokes every unused token of the user for one purpose, and nothing else", async () => {

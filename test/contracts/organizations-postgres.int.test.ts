@@ -5,6 +5,7 @@ import type { Caller } from '../../core/access/caller';
 import { ChangeMemberRole } from '../../core/organizations/change-member-role.use-case';
 import { RemoveMember } from '../../core/organizations/remove-member.use-case';
 import { PostgresSessionStore } from '../../adapters/postgres/postgres-session-store';
+import { PostgresAuditLog } from '../../adapters/postgres/postgres-audit-log';
 import { createTestDatabase, requirePostgres, type TestDatabase } from '../support/postgres';
 import { describeInvitationRepositoryContract } from './invitation-repository.contract';
 import { postgresOrganizationsHarness } from './postgres-organizations-harness';
@@ -34,13 +35,14 @@ describe.skipIf(!postgres)('organizations adapters on PostgreSQL', () => {
       organizations: new PostgresOrganizationRepository(database),
       sessions: new PostgresSessionStore(database),
       unitOfWork: database,
+      audit: new PostgresAuditLog(database),
     };
     const change = new ChangeMemberRole(ports);
     const remove = new RemoveMember(ports);
     for (let round = 0; round < 10; round += 1) {
       const organizationId = (await ports.organizations.create({ name: `Race ${round}` })).id;
       const [a, b] = await Promise.all([0, 1].map(() => ports.users.create(aNewUser(organizationId, { role: 'org_admin' }))));
-      const as = (id: number): Caller => ({ userId: id, organizationId, role: 'org_admin', sessionId: 0, mfaSatisfied: true });
+      const as = (id: number): Caller => ({ userId: id, organizationId, role: 'org_admin', sessionId: 0, mfaSatisfied: true, kind: 'user' as const });
 
       const results = await Promise.allSettled(
         round % 2 === 0

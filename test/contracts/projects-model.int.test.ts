@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryProjectRepository } from '../../adapters/in-memory/in-memory-project-repository';
 import { InMemoryStore } from '../../adapters/in-memory/in-memory-store';
 import { PostgresProjectRepository } from '../../adapters/postgres/postgres-project-repository';
-import type { Caller } from '../../core/access/caller';
+import type { UserCaller } from '../../core/access/caller';
 import { ROLES, type RoleName } from '../../core/access/role';
 import { CreateProject } from '../../core/projects/create-project.use-case';
 import { DeleteProject } from '../../core/projects/delete-project.use-case';
@@ -76,8 +76,8 @@ const anyRole = fc.constantFrom(...ROLES);
 
 function commands(backend: Backend, role: fc.Arbitrary<RoleName>): fc.Arbitrary<Cmd>[] {
   const actor = fc.record({ tenant: fc.nat(TENANTS - 1), user: fc.nat(USERS_PER_TENANT - 1), role });
-  const callerOf = (who: Actor): Caller => ({ ...backend.members[who.tenant]![who.user]!, role: who.role, sessionId: 1, mfaSatisfied: true });
-  const visible = (model: Model, caller: Caller, id: number) => {
+  const callerOf = (who: Actor): UserCaller => ({ ...backend.members[who.tenant]![who.user]!, role: who.role, sessionId: 1, mfaSatisfied: true, kind: 'user' as const });
+  const visible = (model: Model, caller: UserCaller, id: number) => {
     const project = model.projects.get(id);
     return project?.organizationId === caller.organizationId ? project : undefined;
   };
@@ -210,7 +210,7 @@ function modelProperties(backend: Backend): void {
           const real = await freshSystem(backend);
           for (const [tenant, user, projectName] of seed) {
             const member = backend.members[tenant]![user]!;
-            await real.create.execute({ ...member, role: 'member', sessionId: 1, mfaSatisfied: true }, { name: projectName });
+            await real.create.execute({ ...member, role: 'member', sessionId: 1, mfaSatisfied: true, kind: 'user' as const }, { name: projectName });
           }
           const before = (await real.everything()).sort(byId);
           const model: Model = { projects: new Map(before.map((p) => [p.id, p])), nextId: before.length + 1 };

@@ -5,7 +5,7 @@ import { PostgresNoteRepository } from '../../adapters/postgres/postgres-note-re
 import { PostgresPlanRepository } from '../../adapters/postgres/postgres-plan-repository';
 import { PostgresProjectRepository } from '../../adapters/postgres/postgres-project-repository';
 import { PostgresSubscriptionRepository } from '../../adapters/postgres/postgres-subscription-repository';
-import type { Caller } from '../../core/access/caller';
+import type { UserCaller } from '../../core/access/caller';
 import { CreateNote } from '../../core/notes/create-note.use-case';
 import { DeleteNote } from '../../core/notes/delete-note.use-case';
 import type { PlansDeps } from '../../core/plans/plans-deps';
@@ -29,7 +29,7 @@ interface System {
   deleteNote: DeleteNote;
   setLimit(limit: number): Promise<void>;
   /** A member of a new organization. */
-  aMember(): Promise<Caller>;
+  aMember(): Promise<UserCaller>;
   count(organizationId: number): Promise<number>;
 }
 
@@ -55,7 +55,7 @@ function system(database: Database): System {
     },
     async aMember() {
       const organizationId = await insertOrganization(database);
-      return { organizationId, userId: await insertUser(database, organizationId), role: 'member', sessionId: 0, mfaSatisfied: true };
+      return { organizationId, userId: await insertUser(database, organizationId), role: 'member', sessionId: 0, mfaSatisfied: true, kind: 'user' as const };
     },
     count: (organizationId) => notes.countByOrganization(organizationId),
   };

@@ -74,7 +74,7 @@ describe.skipIf(!postgres)('/cron and the in-process jobs', () => {
     const res = await cron({ headers: { authorization: `Bearer ${SECRET}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(await res.json()).toEqual({ pruned_sessions: 2 });
+    expect(await res.json()).toEqual({ pruned_sessions: 2, pruned_audit_events: 0 });
     await expect(remaining([old!, older!, justInside!, live!])).resolves.toEqual([justInside, live]);
   });
 
@@ -83,11 +83,28 @@ describe.skipIf(!postgres)('/cron and the in-process jobs', () => {
 
     const first = await cron({ method: 'POST', headers: { 'x-cron-secret': SECRET } });
     expect(first.status).toBe(200);
-    expect(await first.json()).toEqual({ pruned_sessions: 3 });
+    expect(await first.json()).toEqual({ pruned_sessions: 3, pruned_audit_events: 0 });
     await expect(remaining(ids)).resolves.toEqual([]);
 
     const again = await cron({ method: 'POST', headers: { 'x-cron-secret': SECRET } });
-    expect(await again.json()).toEqual({ pruned_sessions: 0 });
+    expect(await again.json()).toEqual({ pruned_sessions: 0, pruned_audit_events: 0 });
+  });
+
+  it('prunes audit events older than APP_AUDIT_RETENTION_DAYS (365 by default), and only those', async () => {
+    const [{ organization_id: organizationId } = { organization_id: 0 }] = await sql<{ organization_id: number }>('select organization_id from app_user where id = $1', [userId]);
+    const event = (age: string) =>
+      sql<{ id: string }>(
+        `insert into audit_event (organization_id, occurred_at, action, actor_type, actor_id, details)
+         values ($1, now() - $2::interval, 'logout', 'user', $3, '{}') returning id`,
+        [organizationId, age, userId],
+      ).then(([row]) => Number(row!.id));
+    const expired = [await event('365 days 1 minute'), await event('800 days')];
+    const kept = [await event('364 days 23 hours'), await event('1 minute')];
+
+    const res = await cron({ headers: { authorization: `Bearer ${SECRET}` } });
+    expect(await res.json()).toEqual({ pruned_sessions: 0, pruned_audit_events: 2 });
+    const left = await sql<{ id: string }>('select id from audit_event where id = any($1::bigint[]) order by id', [[...expired, ...kept]]);
+    expect(left.map((row) => Number(row.id))).toEqual(kept);
   });
 
   it('answers other methods with 405 and stays out of the OpenAPI description', async () => {

@@ -8,8 +8,8 @@ import { startTestApp, type TestApp } from '../support/app';
 import { requirePostgres } from '../support/postgres';
 
 /**
- * The guides' commands, run as written: every ```bash block of docs/getting-started.md and of the
- * README, in order, in one working directory (so cookie files carry over), against a fresh
+ * The guides' commands, run as written: every ```bash block of docs/getting-started.md, of
+ * docs/api-keys.md and of the README, in order, in one working directory (so cookie files carry over), against a fresh
  * server. `http://localhost:8000` becomes the test server's address (tokens come from its dev
  * mailbox, as the guides show); `npm run cli` runs against the server's database. curl runs with
  * `--fail-with-body`, so an error answer fails the block.
@@ -48,7 +48,7 @@ function run(script: string, cwd: string, env: Record<string, string>): Promise<
   );
 }
 
-describe.skipIf(!postgres).each(['docs/getting-started.md', 'README.md'])('%s, command by command', (file) => {
+describe.skipIf(!postgres).each(['docs/getting-started.md', 'README.md', 'docs/audit-log.md', 'docs/api-keys.md'])('%s, command by command', (file) => {
   let app: TestApp;
   let cwd: string;
   let blocks: Block[];
@@ -85,6 +85,17 @@ describe.skipIf(!postgres).each(['docs/getting-started.md', 'README.md'])('%s, c
       expect(all).toMatch(/Link: <[^>]+\/projects\?limit=1&cursor=[^>]+>; rel="next"/i);
       expect(all).toContain('"email":"grace@example.com"');
       expect(all).toMatch(/"name":"System"|"status":"active"/);
+    } else if (file === 'docs/api-keys.md') {
+      expect(all).toMatch(/"key":"tk_[A-Za-z0-9_-]{43}"/);
+      expect(all).toContain('HTTP/1.1 201 Created');
+      expect(all).toContain('"name":"Built by CI"');
+      expect(all).toMatch(/"last_used_at":"\d{4}-/);
+      expect(all).toContain('after revocation: 401');
+    } else if (file === 'docs/audit-log.md') {
+      // Ada's sign-ins, listed, exported as NDJSON and seen by the sys_admin.
+      expect(all).toMatch(/"action":"login\.succeeded","actor":\{"type":"user","id":\d+,"email":"ada@example\.com"/);
+      expect(all).toMatch(/^link: <[^>]+\/audit-events\?limit=1&cursor=[^>]+>; rel="next"/im);
+      expect(all).toMatch(/^\s*[1-9]\d*$/m);
     } else {
       expect(all).toContain('"email":"');
     }

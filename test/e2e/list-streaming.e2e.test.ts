@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOKENS } from '../../app/container/tokens';
 import { STREAM_BATCH } from '../../app/http/list-response';
 import { NOTE_BATCH } from '../../app/http/routes/notes.routes';
+import { EXPORT_BATCH } from '../../core/audit/export-audit-events.use-case';
 import type { ListWindow } from '../../core/shared/list-page';
 import { apiSuite } from '../support/api-suite';
 import { requirePostgres } from '../support/postgres';
@@ -113,5 +114,35 @@ describe.skipIf(!postgres)('lists without limit are read a batch at a time', () 
       expectBatches(reads, STREAM_BATCH, expected);
       vi.restoreAllMocks();
     }
+  });
+
+  it(`GET /audit-events (${STREAM_BATCH} per read) and its NDJSON export (${EXPORT_BATCH} per read), for an org_admin and a sys_admin`, async () => {
+    const { database } = suite.app.db!;
+    const organizationId = await suite.sessions.newOrganization();
+    const admin = await suite.sessions.loginAs('org_admin', organizationId);
+    const root = await suite.sessions.loginAs('sys_admin', await suite.sessions.newOrganization());
+    const total = EXPORT_BATCH + 3;
+    await database.run(
+      `insert into audit_event (organization_id, occurred_at, action, actor_type, actor_id, details)
+       select $1::int, $2::timestamptz + g * interval '1 second', 'logout', 'user', $3, '{}' from generate_series(1, $4::int) g`,
+      [organizationId, T0, admin.userId, total],
+    );
+    const events = suite.app.server.container.get(TOKENS.AuditEventRepository);
+    for (const [path, token] of [
+      ['/audit-events', admin.token],
+      [`/organizations/${organizationId}/audit-events`, root.token],
+    ] as const) {
+      const reads = spyReads(events, 'listNewestFirst', 2);
+      expect(await getAll(path, token), path).toHaveLength(total);
+      expectBatches(reads, STREAM_BATCH, total);
+      vi.restoreAllMocks();
+    }
+    const reads = spyReads(events, 'listOldestFirst', 2);
+    const exported = await suite.app.request('/audit-events/export?since=2026-01-01T00:00:00Z&until=2026-02-01T00:00:00Z', {
+      headers: { Cookie: `${suite.app.config.sessionCookieName}=${admin.token}` },
+    });
+    expect((await exported.text()).trimEnd().split('\n')).toHaveLength(total);
+    expect(reads.map((read) => read.limit)).toEqual([EXPORT_BATCH, EXPORT_BATCH]);
+    expect(reads.map((read) => read.rows)).toEqual([EXPORT_BATCH, 3]);
   });
 });

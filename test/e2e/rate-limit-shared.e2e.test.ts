@@ -1,6 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient, CookieJar } from '../../app/client/index';
 import { startTestApp, type TestApp } from '../support/app';
+import { testSessions } from '../support/sessions';
 import { requireRedis, TEST_REDIS_URL } from '../support/postgres';
 
 const redisUp = await requireRedis();
@@ -10,8 +12,8 @@ describe.skipIf(!redisUp)('rate limits shared through Redis', () => {
   let first: TestApp;
   let second: TestApp;
   beforeAll(async () => {
-    first = await startTestApp({ APP_RATE_LIMIT_STORAGE_URI: `async+${TEST_REDIS_URL}` });
-    second = await startTestApp({ APP_DATABASE_URL: first.db!.url, APP_RATE_LIMIT_STORAGE_URI: TEST_REDIS_URL });
+    first = await startTestApp({ APP_RATE_LIMIT_STORAGE_URI: `async+${TEST_REDIS_URL}`, APP_API_KEY_RATE_LIMIT: '4' });
+    second = await startTestApp({ APP_DATABASE_URL: first.db!.url, APP_RATE_LIMIT_STORAGE_URI: TEST_REDIS_URL, APP_API_KEY_RATE_LIMIT: '4' });
   });
   afterAll(async () => {
     await second?.close();
@@ -32,5 +34,18 @@ describe.skipIf(!redisUp)('rate limits shared through Redis', () => {
     for (let i = 0; i < 6; i += 1) statuses.push((await attempt(i % 2 === 0 ? first : second)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
     expect((await attempt(first)).status).toBe(429);
+  });
+
+  it("holds one API key's limit across both instances", async () => {
+    const sessions = testSessions(first.db!.database);
+    const admin = await sessions.loginAs('org_admin', await sessions.newOrganization());
+    const jar = new CookieJar();
+    jar.set(first.config.sessionCookieName, admin.token);
+    const created = await createApiClient(first.url, jar).POST('/api-keys', { body: { name: 'shared', role: 'readonly' } });
+    const clients = [first, second].map((app) => createApiClient(app.url, { apiKey: created.data!.key }));
+
+    const statuses = [];
+    for (let i = 0; i < 5; i += 1) statuses.push((await clients[i % 2]!.GET('/projects')).response.status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
   });
 });

@@ -23,7 +23,7 @@ export async function startOfflineApp(routes: (routes: AnyRoute[]) => AnyRoute[]
     config,
     logger: createLogger('silent'),
     routes: routes(offlineRoutes()),
-    authenticate: async () => ({ userId: 1, organizationId: 1, role: 'sys_admin', sessionId: 1, mfaSatisfied: true }),
+    authenticate: async () => ({ userId: 1, organizationId: 1, role: 'sys_admin', sessionId: 1, mfaSatisfied: true, kind: 'user' as const }),
     rateLimiter: { consume: async () => ({ allowed: true, retryAfterSeconds: 0 }) } as never,
     clientIp: () => '127.0.0.1',
     isDependencyDown: () => false,

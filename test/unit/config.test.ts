@@ -113,6 +113,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ APP_NAME: 'Acme', APP_EMAIL_RETENTION_DAYS: '30' }).config).toMatchObject({ appName: 'Acme', emailRetentionDays: 30 });
   });
 
+  test('APP_AUDIT_RETENTION_DAYS: 365 by default, 1..3650 days', () => {
+    expect(loadConfig({}).config.auditRetentionDays).toBe(365);
+    expect(loadConfig({ APP_AUDIT_RETENTION_DAYS: '2555' }).config.auditRetentionDays).toBe(2555);
+    for (const bad of ['0', '3651', '30d', '-1']) {
+      expect(configError({ APP_AUDIT_RETENTION_DAYS: bad }).problems.some((problem) => problem.startsWith('APP_AUDIT_RETENTION_DAYS'))).toBe(true);
+    }
+  });
+
   test('a complete prod configuration loads without warnings', () => {
     const { config, warnings } = loadConfig(PROD);
     expect(config.environment).toBe('prod');
@@ -163,6 +171,13 @@ describe('loadConfig', () => {
       'APP_MIGRATE_ON_START must be true or false',
       'APP_SESSION_PRUNE_INTERVAL_SECONDS must be at least 1',
     ]);
+  });
+
+  test('email sign-in links are on unless APP_EMAIL_LINK_SIGNIN=false, and nothing but true or false is taken', () => {
+    expect(loadConfig({}).config.emailLinkSignIn).toBe(true);
+    expect(loadConfig({ APP_EMAIL_LINK_SIGNIN: 'false' }).config.emailLinkSignIn).toBe(false);
+    expect(loadConfig({ APP_EMAIL_LINK_SIGNIN: 'true' }).config.emailLinkSignIn).toBe(true);
+    expect(configError({ APP_EMAIL_LINK_SIGNIN: 'off' }).problems).toEqual(['APP_EMAIL_LINK_SIGNIN must be true or false']);
   });
 
   test('an email provider needs its own settings', () => {

@@ -15,6 +15,8 @@ import { Migration20261126165036_BillingCustomerLinks } from './Migration2026112
 import { Migration20261126174409_TokenCountsInt8 } from './Migration20261126174409_TokenCountsInt8';
 import { Migration20261126181804_CopilotAdmission } from './Migration20261126181804_CopilotAdmission';
 import { Migration20261126182315_Passkeys } from './Migration20261126182315_Passkeys';
+import { Migration20261126194743_AuditLog } from './Migration20261126194743_AuditLog';
+import { Migration20261126201651_ApiKeys } from './Migration20261126201651_ApiKeys';
 
 /** Every migration, in order. Written by `npm run migration:create`; listed so bundlers and tsx never depend on a glob. */
 export const migrations: MigrationObject[] = [
@@ -34,4 +36,6 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126174409_TokenCountsInt8', class: Migration20261126174409_TokenCountsInt8 },
   { name: 'Migration20261126181804_CopilotAdmission', class: Migration20261126181804_CopilotAdmission },
   { name: 'Migration20261126182315_Passkeys', class: Migration20261126182315_Passkeys },
+  { name: 'Migration20261126194743_AuditLog', class: Migration20261126194743_AuditLog },
+  { name: 'Migration20261126201651_ApiKeys', class: Migration20261126201651_ApiKeys },
 ];

@@ -9,9 +9,11 @@ import { PlanSchema } from './plan.entity';
 import { NoteSchema } from './note.entity';
 import { aiEntities } from './ai.entities';
 import { PasskeyChallengeSchema, PasskeySchema } from './passkeys.entities';
+import { AuditEventSchema } from './audit.entities';
+import { ApiKeySchema } from './api-keys.entities';
 
 /**
  * The schema's source of truth. Migrations in ../migrations are generated from these
  * definitions and checked in; an integration test fails when the two drift apart.
  */
-export const entities = [OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema, SubscriptionSchema, BillingSubscriptionSchema, BillingEventSchema, UserTotpSchema, MfaRecoveryCodeSchema, MfaChallengeSchema, PlanSchema, NoteSchema, ...aiEntities, PasskeySchema, PasskeyChallengeSchema];
+export const entities = [OrganizationSchema, UserSchema, SessionSchema, OneTimeTokenSchema, EmailOutboxSchema, ProjectSchema, JobRunSchema, InvitationSchema, IdentityLinkSchema, IdpLoginFlowSchema, SubscriptionSchema, BillingSubscriptionSchema, BillingEventSchema, UserTotpSchema, MfaRecoveryCodeSchema, MfaChallengeSchema, PlanSchema, NoteSchema, ...aiEntities, PasskeySchema, PasskeyChallengeSchema, AuditEventSchema, ApiKeySchema];

@@ -21,7 +21,8 @@ export const ProjectSchema = defineEntity({
     id: p.integer().primary().autoincrement(),
     // The list index above leads with organization_id, so it also serves this foreign key.
     organization: p.manyToOne(OrganizationSchema).updateRule('cascade').deleteRule('cascade').index(false),
-    user: p.manyToOne(UserSchema).updateRule('cascade').deleteRule('cascade').index(),
+    // Null for a project an organization API key created: it outlives every member.
+    user: p.manyToOne(UserSchema).updateRule('cascade').deleteRule('cascade').nullable().index(),
     name: p.string().length(200),
     description: p.text().nullable(),
     createdAt: p.datetime().columnType('timestamptz(3)'),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
+import type { Caller } from '../../../core/access/caller';
 import type { Logger } from 'pino';
 
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -37,12 +38,14 @@ export function startRequest(ctx: Context, logger: Logger): string {
 /**
  * The one access-log line per request, at `info`: method, path (never the query string, which
  * may carry tokens), status, duration, request id, client IP and, once authenticated, the user
- * id, so an incident can be traced to an address and an account; cookies, bodies and credentials
- * are never logged. Written through the root logger with the request id as a field: the line the
- * child logger would write, without building a child (its bindings serialized) for every request.
+ * id (or, for an organization API key, the key's id), so an incident can be traced to an address
+ * and an account; cookies, bodies and credentials are never logged. Written through the root
+ * logger with the request id as a field: the line the child logger would write, without building
+ * a child (its bindings serialized) for every request.
  */
 export function writeAccessLine(ctx: Context, logger: Logger, requestId: string, started: number, clientIp: (ctx: Context) => string): void {
   const ms = Math.round((performance.now() - started) * 10) / 10;
-  const userId = (ctx.state.caller as { userId?: number } | undefined)?.userId ?? null;
-  logger.info({ request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms, ip: clientIp(ctx), user_id: userId }, 'request');
+  const caller = ctx.state.caller as Caller | undefined;
+  const line = { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms, ip: clientIp(ctx), user_id: caller?.kind === 'user' ? caller.userId : null };
+  logger.info(caller?.kind === 'api_key' ? { ...line, api_key_id: caller.apiKeyId } : line, 'request');
 }

@@ -1,6 +1,7 @@
 import { defineRoute, NEW_MEMBER_LOCATION, type AnyRoute } from '../route';
 import type { MfaChallengeCookie, SessionCookie } from '../session-cookie';
 import type { AfterResponse } from '../after-response';
+import { signInReply } from '../sign-in-reply';
 import { LoginResponse } from '../schemas/security.schemas';
 import { sessionOrigin } from '../../../core/accounts/session-issuer';
 import {
@@ -203,14 +204,7 @@ export function accountRoutes(
           presentedToken: cookie.read(ctx),
           origin: sessionOrigin(ctx.get('User-Agent'), clientIp),
         });
-        if (outcome.kind === 'mfa_required') {
-          // The presented session (if any) is gone: clear its cookie along with issuing the challenge.
-          if (cookie.read(ctx)) cookie.clear(ctx);
-          challengeCookie.set(ctx, outcome.challenge.token);
-          return { status: 200, body: { mfa_required: true } };
-        }
-        cookie.set(ctx, outcome.session.token);
-        return { status: 200, body: { user_id: outcome.userId } };
+        return signInReply(ctx, outcome, { session: cookie, challenge: challengeCookie });
       },
     }),
     defineRoute({
@@ -221,6 +215,7 @@ export function accountRoutes(
       summary: 'Revoke this session and clear the cookie',
       description: "Deletes the session on the server and clears the cookie (`Max-Age=0`).",
       access: 'readonly',
+      apiKeys: 'refused',
       allowWithoutMfa: true,
       responses: { 204: { description: 'Logged out' } },
       // A dead session (expired, revoked elsewhere) answers 401, and the cookie is cleared anyway.
@@ -261,8 +256,8 @@ export function accountRoutes(
       body: ResetPasswordRequest,
       responses: { 200: { description: 'Password changed', schema: SuccessResponse } },
       errors: ['INVALID_TOKEN'],
-      handler: async ({ body }) => {
-        await useCases.resetPassword.execute({ token: body.token, newPassword: body.new_password });
+      handler: async ({ body, ctx, clientIp }) => {
+        await useCases.resetPassword.execute({ token: body.token, newPassword: body.new_password, origin: sessionOrigin(ctx.get('User-Agent'), clientIp) });
         return { status: 200, body: success };
       },
     }),
@@ -274,6 +269,7 @@ export function accountRoutes(
       summary: 'Change the password given the current one; revokes the other sessions',
       description: "Needs the current password (400 `INVALID_CURRENT_PASSWORD` otherwise). Revokes the user's other sessions and keeps this one.",
       access: 'readonly',
+      apiKeys: 'refused',
       rateLimit: LIMITS.updatePassword,
       body: UpdatePasswordRequest,
       responses: { 200: { description: 'Password changed', schema: SuccessResponse } },
@@ -294,6 +290,7 @@ export function accountRoutes(
       summary: 'The logged-in user, their organization and role',
       description: "The user behind the session cookie, with their organization and role. `has_password` is false for an account made through the identity provider.",
       access: 'readonly',
+      apiKeys: 'refused',
       allowWithoutMfa: true,
       responses: { 200: { description: 'The current user', schema: CurrentUserResponse } },
       handler: async ({ caller }) => ({ status: 200, body: currentUserView(await useCases.getCurrentUser.execute(caller)) }),
@@ -307,6 +304,7 @@ export function accountRoutes(
       description:
         "Sets the names given: each is trimmed and 1..100 characters of one line (control characters are refused), or `null` to clear it. A name left out keeps its value; at least one must be given, and any other field is refused (422). Answers the `/users/me` shape.",
       access: 'readonly',
+      apiKeys: 'refused',
       allowWithoutMfa: true,
       body: UpdateCurrentUserRequest,
       responses: { 200: { description: 'The current user, renamed', schema: CurrentUserResponse } },

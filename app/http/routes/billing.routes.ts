@@ -34,6 +34,7 @@ export function billingRoutes(useCases: BillingUseCases | undefined): AnyRoute[]
       description:
         "Starts a Stripe Checkout in subscription mode for `price_id`: redirect the user to `url`. `price_id` must be an active Stripe price of an active plan's product, else 422 on `body.price_id`. While the organization has a live subscription (active, trialing, past_due): 409 `CONFLICT` (`reason: subscription_exists`); plans change in the billing portal. The organization's Stripe customer is created on first need. 503 `SERVICE_UNAVAILABLE` while Stripe is not configured.",
       access: 'org_admin',
+      apiKeys: 'accepted',
       body: CreateCheckoutRequest,
       responses: { 200: { description: 'Where to send the user to pay', schema: CheckoutResponse } },
       errors: ['CONFLICT', 'SERVICE_UNAVAILABLE'],
@@ -50,6 +51,7 @@ export function billingRoutes(useCases: BillingUseCases | undefined): AnyRoute[]
       summary: "Open the Stripe billing portal for the caller's organization, returning to APP_BASE_WEB_URL/billing",
       description: "The organization's Stripe customer is created on first need (once per organization). 503 while Stripe is not configured.",
       access: 'org_admin',
+      apiKeys: 'accepted',
       responses: { 200: { description: 'Where to send the user to manage billing', schema: PortalResponse } },
       errors: ['SERVICE_UNAVAILABLE'],
       handler: async ({ caller }) => ({ status: 200, body: await configured().openPortal.execute(caller) }),

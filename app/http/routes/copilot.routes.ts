@@ -21,7 +21,7 @@ const CHECKS =
  * every response. The call's life (checks, deadline, settlement) is the use case's; the edge
  * tells it when the client goes away, and closes it once the response is done with.
  */
-async function stream(run: RunCopilotCall, feature: CopilotFeature, input: HandlerInput<typeof CopilotRequest, typeof NoteIdParams, undefined, 'member'>) {
+async function stream(run: RunCopilotCall, feature: CopilotFeature, input: HandlerInput<typeof CopilotRequest, typeof NoteIdParams, undefined, 'member', 'refused'>) {
   const { ctx, params, body } = input;
   const leaving = new AbortController();
   const onClose = () => {
@@ -70,6 +70,7 @@ export function copilotRoutes(useCases: CopilotUseCases): AnyRoute[] {
       summary: action.summary,
       description: `${action.what} ${CHECKS}`,
       access: 'member',
+      apiKeys: 'refused',
       params: NoteIdParams,
       body: CopilotRequest,
       responses: { 200: { description: action.answer, mediaType: TEXT } },

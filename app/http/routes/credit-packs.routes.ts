@@ -36,6 +36,7 @@ export function creditPackRoutes(packs: readonly CreditPack[], useCases: CreditP
       summary: 'The AI credit packs on sale',
       description: 'Packs of AI tokens sold for a one-time payment. Credits never expire; they are spent after the plan’s allotment for the period.',
       access: 'readonly',
+      apiKeys: 'accepted',
       responses: { 200: { description: 'The packs', schema: v.array(CreditPackResponse) } },
       handler: async () => ({ status: 200, body: listed }),
     }),
@@ -48,6 +49,7 @@ export function creditPackRoutes(packs: readonly CreditPack[], useCases: CreditP
       description:
         "Starts a one-time Stripe Checkout for `pack_id`, priced inline: redirect the user to `url`. Back on the success page (`APP_BASE_WEB_URL/billing?credit_pack=success&session_id=…`), call verify with the `session_id`. An unknown `pack_id`: 422. 503 while Stripe is not configured.",
       access: 'org_admin',
+      apiKeys: 'accepted',
       body: CreditPackCheckoutRequest,
       responses: { 200: { description: 'Where to send the user to pay', schema: CheckoutResponse } },
       errors: ['SERVICE_UNAVAILABLE'],
@@ -62,6 +64,7 @@ export function creditPackRoutes(packs: readonly CreditPack[], useCases: CreditP
       description:
         'Asks Stripe about the checkout session and credits its pack if it is paid: `fulfilled`. Not paid yet (an asynchronous payment method): `pending`. A pack is credited exactly once, whichever of this call and the webhook comes first. A session of another organization, or unknown: 404 `RESOURCE_NOT_FOUND`. 503 while Stripe is not configured.',
       access: 'org_admin',
+      apiKeys: 'accepted',
       body: VerifyCreditPackRequest,
       responses: { 200: { description: 'Whether the pack is credited', schema: VerifyCreditPackResponse } },
       errors: ['RESOURCE_NOT_FOUND', 'SERVICE_UNAVAILABLE'],

@@ -11,6 +11,8 @@ export interface CronDeps {
   secret: string;
   /** Runs the session prune; returns how many sessions it deleted. */
   pruneSessions(): Promise<number>;
+  /** Deletes the audit events past their retention; returns how many. */
+  pruneAuditEvents(): Promise<number>;
 }
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
@@ -41,12 +43,12 @@ export function cronRoutes(deps: CronDeps): AnyRoute[] {
       path: '/cron',
       tag: 'System',
       operationId: 'cron',
-      summary: 'Runs the scheduled maintenance: prunes expired sessions',
+      summary: 'Runs the scheduled maintenance: prunes expired sessions and audit events past their retention',
       description: "Gated by `APP_CRON_SECRET`, not by a session; not in this description.",
       access: 'public',
       hidden: true,
       serverToServer: true,
-      responses: { 200: { description: 'Done', schema: v.object({ pruned_sessions: integer }) } },
+      responses: { 200: { description: 'Done', schema: v.object({ pruned_sessions: integer, pruned_audit_events: integer }) } },
       errors: ['UNAUTHORIZED'],
       handler: async ({ ctx }) => {
         // The router answers HEAD for every GET route; HEAD must not run a job and drop its result.
@@ -54,7 +56,7 @@ export function cronRoutes(deps: CronDeps): AnyRoute[] {
         if (!cronSecretMatches(presentedSecret(ctx), deps.secret)) {
           throw new DomainError('UNAUTHORIZED', 'A valid cron secret is required');
         }
-        return { status: 200, body: { pruned_sessions: await deps.pruneSessions() } };
+        return { status: 200, body: { pruned_sessions: await deps.pruneSessions(), pruned_audit_events: await deps.pruneAuditEvents() } };
       },
     }),
   ];

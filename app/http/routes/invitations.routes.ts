@@ -11,6 +11,7 @@ import {
   ListInvitationsQuery,
 } from '../schemas/organization.schemas';
 import type { Invitation } from '../../../core/organizations/invitation';
+import { sessionOrigin } from '../../../core/accounts/session-issuer';
 import type { AcceptInvitation } from '../../../core/organizations/accept-invitation.use-case';
 import type { CreateInvitation } from '../../../core/organizations/create-invitation.use-case';
 import type { ListInvitations } from '../../../core/organizations/list-invitations.use-case';
@@ -44,6 +45,7 @@ export function invitationRoutes(useCases: InvitationUseCases, options: { baseAp
       summary: "Invite an email into the caller's organization; emails a 7-day single-use link",
       description: "Emails a single-use link, valid 7 days, to join the caller's organization with `role`, which may not be above the caller's own. The answer never holds the token. 409 `EMAIL_ALREADY_EXISTS` when the email already has an account. `Location` names the new invitation.",
       access: 'org_admin',
+      apiKeys: 'refused',
       body: CreateInvitationRequest,
       responses: {
         201: { description: 'The invitation (without its token)', schema: InvitationResponse, headers: { Location: '`/invitations/{invitation_id}` of the new invitation' } },
@@ -63,6 +65,7 @@ export function invitationRoutes(useCases: InvitationUseCases, options: { baseAp
       summary: "List the pending invitations of the caller's organization",
       description: "Invitations that can be accepted, oldest first: neither accepted, revoked nor expired, and still vouched for by their inviter (one whose inviter was removed, suspended or demoted below the invited role is not listed, since accepting it is refused).",
       access: 'org_admin',
+      apiKeys: 'accepted',
       query: ListInvitationsQuery,
       responses: {
         200: { description: 'A page of pending invitations; all of them without `limit`', schema: v.array(InvitationResponse), headers: NEXT_LINK_HEADER },
@@ -80,6 +83,7 @@ export function invitationRoutes(useCases: InvitationUseCases, options: { baseAp
       summary: 'Revoke a pending invitation; its link stops working',
       description: "The invitation's link stops working at once.",
       access: 'org_admin',
+      apiKeys: 'accepted',
       params: InvitationIdParams,
       responses: { 204: { description: 'Revoked' } },
       errors: ['RESOURCE_NOT_FOUND'],
@@ -99,12 +103,13 @@ export function invitationRoutes(useCases: InvitationUseCases, options: { baseAp
       body: AcceptInvitationRequest,
       responses: { 201: { description: 'The new user', schema: AcceptedInvitationResponse, headers: { Location: NEW_MEMBER_LOCATION } } },
       errors: ['INVALID_TOKEN', 'EMAIL_ALREADY_EXISTS'],
-      handler: async ({ body, ctx }) => {
+      handler: async ({ body, ctx, clientIp }) => {
         const { userId } = await useCases.acceptInvitation.execute({
           token: body.token,
           password: body.password,
           firstName: body.first_name,
           lastName: body.last_name,
+          origin: sessionOrigin(ctx.get('User-Agent'), clientIp),
         });
         ctx.set('Location', `/members/${userId}`);
         return { status: 201, body: { user_id: userId } };

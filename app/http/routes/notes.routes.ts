@@ -43,6 +43,7 @@ export function noteRoutes(useCases: NoteUseCases, options: { baseApiUrl: string
       summary: "Create a note of the caller's, within the plan's `max_notes`",
       description: "A note of the caller's, in the caller's organization. `title` is trimmed, 1 to 200 characters; `content` up to 100,000 (default empty). At the plan's `max_notes`: 403 `QUOTA_EXCEEDED`, checked atomically.",
       access: 'member',
+      apiKeys: 'refused',
       body: CreateNoteRequest,
       responses: { 201: { description: 'The new note', schema: NoteResponse } },
       errors: ['QUOTA_EXCEEDED'],
@@ -58,6 +59,7 @@ export function noteRoutes(useCases: NoteUseCases, options: { baseApiUrl: string
         'The caller\'s own notes, newest first. With `limit`, one page and `Link: <…>; rel="next"` while more remain; follow it as it is (its `cursor` is opaque). ' +
         `Without \`limit\`, all of them, streamed: the server reads them ${NOTE_BATCH} at a time, so a long list costs it one batch of memory, not the whole list.`,
       access: 'member',
+      apiKeys: 'refused',
       query: ListNotesQuery,
       responses: {
         200: {
@@ -79,6 +81,7 @@ export function noteRoutes(useCases: NoteUseCases, options: { baseApiUrl: string
       summary: "Read one of the caller's notes",
       description: "Another user's note, or another organization's, answers 404 `RESOURCE_NOT_FOUND`, exactly like a missing one.",
       access: 'member',
+      apiKeys: 'refused',
       params: NoteIdParams,
       responses: { 200: { description: 'The note', schema: NoteResponse } },
       errors: ['RESOURCE_NOT_FOUND'],
@@ -92,6 +95,7 @@ export function noteRoutes(useCases: NoteUseCases, options: { baseApiUrl: string
       summary: 'Update a note; omitted or null fields keep their value',
       description: 'Omitted or null fields keep their value.',
       access: 'member',
+      apiKeys: 'refused',
       params: NoteIdParams,
       body: UpdateNoteRequest,
       responses: { 200: { description: 'The updated note', schema: NoteResponse } },
@@ -109,6 +113,7 @@ export function noteRoutes(useCases: NoteUseCases, options: { baseApiUrl: string
       summary: 'Delete a note, freeing its `max_notes` slot',
       description: "Frees a slot of the plan's `max_notes`.",
       access: 'member',
+      apiKeys: 'refused',
       params: NoteIdParams,
       responses: { 204: { description: 'Deleted' } },
       errors: ['RESOURCE_NOT_FOUND'],

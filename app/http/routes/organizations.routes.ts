@@ -40,6 +40,7 @@ export function organizationRoutes(useCases: OrganizationUseCases, options: { ba
           ? "Its users' sessions stop working at once and its users cannot log in (401) until it is activated again."
           : "Lets a suspended organization's users log in again; their sessions ended at suspension.",
       access: 'sys_admin',
+      apiKeys: 'refused',
       params: OrganizationIdParams,
       responses: { 200: { description: 'The organization', schema: OrganizationResponse } },
       errors: ['RESOURCE_NOT_FOUND'],
@@ -57,6 +58,7 @@ export function organizationRoutes(useCases: OrganizationUseCases, options: { ba
       summary: 'Create an organization and invite admin_email as its org_admin',
       description: "Creates an active organization and invites `admin_email` as its `org_admin`: the invitation email carries a 7-day link whose token `POST /invitations/accept` takes. 409 `EMAIL_ALREADY_EXISTS` when that email already has an account. `Location` names the new organization.",
       access: 'sys_admin',
+      apiKeys: 'refused',
       body: CreateOrganizationRequest,
       responses: {
         201: { description: 'The new organization', schema: OrganizationResponse, headers: { Location: '`/organizations/{organization_id}` of the new organization' } },
@@ -76,6 +78,7 @@ export function organizationRoutes(useCases: OrganizationUseCases, options: { ba
       summary: 'List every organization, oldest first',
       description: "Every organization of the deployment, oldest first, with its status.",
       access: 'sys_admin',
+      apiKeys: 'refused',
       query: ListOrganizationsQuery,
       responses: {
         200: { description: 'A page of organizations; all of them without `limit`', schema: v.array(OrganizationResponse), headers: NEXT_LINK_HEADER },

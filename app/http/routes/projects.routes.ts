@@ -45,6 +45,7 @@ export function projectRoutes(useCases: ProjectUseCases, options: { baseApiUrl: 
       summary: "Create a project in the caller's organization",
       description: "Creates a project owned by the caller's organization. `name` is trimmed and must keep 1 to 200 characters; `description` holds up to 10,000 characters or null. `Location` names the new project.",
       access: 'member',
+      apiKeys: 'accepted',
       body: CreateProjectRequest,
       responses: { 201: { description: 'The new project', schema: ProjectResponse, headers: { Location: '`/projects/{project_id}` of the new project' } } },
       handler: async ({ caller, body, ctx }) => {
@@ -63,6 +64,7 @@ export function projectRoutes(useCases: ProjectUseCases, options: { baseApiUrl: 
         'Newest first. With `limit`, one page, and `Link: <…>; rel="next"` while more remain: follow it as it is (its `cursor` is opaque). ' +
         `Without \`limit\`, every project of the organization, streamed: the server reads them ${STREAM_BATCH} at a time, so a large organization costs it one batch of memory, not the whole list. Prefer \`limit\` in user interfaces.`,
       access: 'readonly',
+      apiKeys: 'accepted',
       query: ListProjectsQuery,
       responses: {
         200: { description: 'A page of projects; all of them without `limit`', schema: v.array(ProjectResponse), headers: NEXT_LINK_HEADER },
@@ -80,6 +82,7 @@ export function projectRoutes(useCases: ProjectUseCases, options: { baseApiUrl: 
       summary: "Read one of the caller's organization's projects",
       description: "A project of another organization answers 404 `RESOURCE_NOT_FOUND`, exactly like a missing one.",
       access: 'readonly',
+      apiKeys: 'accepted',
       params: ProjectIdParams,
       responses: { 200: { description: 'The project', schema: ProjectResponse } },
       errors: ['RESOURCE_NOT_FOUND'],
@@ -96,6 +99,7 @@ export function projectRoutes(useCases: ProjectUseCases, options: { baseApiUrl: 
       summary: 'Update a project; omitted or null fields keep their value',
       description: "Fields that are omitted or null keep their value; the limits of `createProject` apply.",
       access: 'member',
+      apiKeys: 'accepted',
       params: ProjectIdParams,
       body: UpdateProjectRequest,
       responses: { 200: { description: 'The updated project', schema: ProjectResponse } },
@@ -113,6 +117,7 @@ export function projectRoutes(useCases: ProjectUseCases, options: { baseApiUrl: 
       summary: 'Delete a project',
       description: "Deletes the project for good.",
       access: 'member',
+      apiKeys: 'accepted',
       params: ProjectIdParams,
       responses: { 204: { description: 'Deleted' } },
       errors: ['RESOURCE_NOT_FOUND'],

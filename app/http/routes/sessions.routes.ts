@@ -34,6 +34,7 @@ export function sessionRoutes(useCases: SessionUseCases, cookie: SessionCookie):
       summary: "The caller's live sessions, newest first; `current` marks this one",
       description: "The caller's live sessions, newest first, with when each was created and last seen, its user agent and IP; `current` marks the session of this request.",
       access: 'readonly',
+      apiKeys: 'refused',
       allowWithoutMfa: true,
       responses: { 200: { description: 'The sessions', schema: v.array(SessionResponse) } },
       handler: async ({ caller, ctx }) => ({
@@ -49,6 +50,7 @@ export function sessionRoutes(useCases: SessionUseCases, cookie: SessionCookie):
       summary: "End one of the caller's sessions (this one too: the cookie is then cleared)",
       description: "Ends one of the caller's sessions; ending the current one also clears its cookie. Another user's session id answers 404 `RESOURCE_NOT_FOUND`.",
       access: 'readonly',
+      apiKeys: 'refused',
       allowWithoutMfa: true,
       params: SessionIdParams,
       responses: { 204: { description: 'Ended' } },
@@ -67,6 +69,7 @@ export function sessionRoutes(useCases: SessionUseCases, cookie: SessionCookie):
       summary: 'End every session of the caller except this one',
       description: "Ends every session of the caller except this one, and says how many.",
       access: 'readonly',
+      apiKeys: 'refused',
       allowWithoutMfa: true,
       responses: { 200: { description: 'How many were ended', schema: RevokedResponse } },
       handler: async ({ caller }) => ({ status: 200, body: await useCases.revokeOtherSessions.execute(caller) }),

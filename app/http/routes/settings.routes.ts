@@ -33,6 +33,7 @@ export function settingsRoutes(useCases: SettingsUseCases): AnyRoute[] {
       summary: "The caller's organization's settings",
       description: "The caller's organization's settings: `overage_enabled` and `require_mfa`.",
       access: 'org_admin',
+      apiKeys: 'accepted',
       responses: { 200: { description: 'The settings', schema: OrganizationSettingsResponse } },
       handler: async ({ caller }) => ({ status: 200, body: view(await useCases.getOrganizationSettings.execute(caller)) }),
     }),
@@ -45,6 +46,7 @@ export function settingsRoutes(useCases: SettingsUseCases): AnyRoute[] {
       description:
         "Changes any of the settings sent; unknown keys or wrong types are 422. `overage_enabled` may be switched on only while the organization has a live subscription (active, trialing, past_due) to bill the overage on, else 409 `CONFLICT` (`reason: no_live_subscription`); it goes off by itself when the subscription ends. With `require_mfa` on, members without MFA get 403 `MFA_REQUIRED` on every route but their account, session and MFA routes. Each change is logged with who made it.",
       access: 'org_admin',
+      apiKeys: 'accepted',
       body: OrganizationSettingsRequest,
       errors: ['CONFLICT'],
       responses: { 200: { description: 'The settings after the change', schema: OrganizationSettingsResponse } },
@@ -69,6 +71,7 @@ export function systemSettingsRoutes(useCases: SystemSettingsUseCases): AnyRoute
       summary: "The deployment's settings",
       description: '`ai_overage_enabled`: whether organizations that turn on their own `overage_enabled` may use AI beyond their capacity, billed as overage. Off by default.',
       access: 'sys_admin',
+      apiKeys: 'refused',
       responses: { 200: { description: 'The settings', schema: SystemSettingsResponse } },
       handler: async ({ caller }) => ({ status: 200, body: systemView(await useCases.getSystemSettings.execute(caller)) }),
     }),
@@ -80,6 +83,7 @@ export function systemSettingsRoutes(useCases: SystemSettingsUseCases): AnyRoute
       summary: 'Change any of the deployment’s settings; unknown keys are refused',
       description: 'Changes any of the settings sent; unknown keys or wrong types are 422. Each change is logged with who made it.',
       access: 'sys_admin',
+      apiKeys: 'refused',
       body: SystemSettingsRequest,
       responses: { 200: { description: 'The settings after the change', schema: SystemSettingsResponse } },
       handler: async ({ caller, body }) => {

@@ -43,6 +43,7 @@ export function usageRoutes(useCases: UsageUseCases, options: { baseApiUrl: stri
       description:
         "The usage period (`start` included, `end` excluded), the plan's `token_limit` (-1 unlimited), the tokens charged to the allotment and to overage in it, the credit balance, and the tokens the caller's own calls used.",
       access: 'member',
+      apiKeys: 'accepted',
       responses: { 200: { description: 'The summary', schema: UsageSummaryResponse } },
       handler: async ({ caller }) => {
         const summary = await useCases.getUsageSummary.execute(caller);
@@ -67,6 +68,7 @@ export function usageRoutes(useCases: UsageUseCases, options: { baseApiUrl: stri
       summary: 'AI calls, newest first: a member sees their own, an org_admin the whole organization’s',
       description: 'One row per settled copilot call: the tokens the model used and how they were charged (allotment, credits, overage), and their cost. With `limit`, one page and `Link: <…>; rel="next"` while more remain.',
       access: 'member',
+      apiKeys: 'accepted',
       query: UsageHistoryQuery,
       responses: { 200: { description: 'A page of usage records; all of them without `limit`', schema: v.array(UsageRecordResponse), headers: NEXT_LINK_HEADER } },
       handler: async ({ caller, query, ctx }) => ({
@@ -82,6 +84,7 @@ export function usageRoutes(useCases: UsageUseCases, options: { baseApiUrl: stri
       summary: "The organization's ten heaviest AI users in the current period",
       description: 'Tokens (input plus output) per user in the current usage period, most first, at most 10.',
       access: 'org_admin',
+      apiKeys: 'accepted',
       responses: { 200: { description: 'The users, most tokens first', schema: v.array(TopUserResponse) } },
       handler: async ({ caller }) => ({
         status: 200,

@@ -35,6 +35,7 @@ export const EmailRequest = v.object({ email });
 /** Email verification takes its token from the body or, for a link posted as it is, the query; the route requires one of them. */
 export const TokenRequest = v.object({ token: v.optional(token) });
 export const TokenQuery = v.object({ token: v.optional(token) });
+export const RequiredTokenRequest = v.object({ token });
 export const ResetPasswordRequest = v.object({ token, new_password: newPassword });
 export const UpdatePasswordRequest = v.object({ current_password: presentedPassword, new_password: newPassword });
 

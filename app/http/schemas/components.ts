@@ -1,3 +1,4 @@
+import { AuditEventResponse } from './audit.schemas';
 import type { GenericSchema } from 'valibot';
 import {
   CurrentUserResponse,
@@ -26,6 +27,7 @@ import {
   UpdateMemberRoleRequest,
 } from './organization.schemas';
 import { CreateProjectRequest, ProjectResponse, UpdateProjectRequest } from './project.schemas';
+import { ApiKeyResponse, CreateApiKeyRequest, CreatedApiKeyResponse } from './api-key.schemas';
 import { ApiIndexResponse, HealthResponse, PongResponse } from './system.schemas';
 import {
   CopilotRequest,
@@ -68,6 +70,7 @@ export const REQUEST_COMPONENTS: Record<string, GenericSchema> = {
   CreditPackCheckoutRequest,
   VerifyCreditPackRequest,
   SystemSettingsRequest,
+  CreateApiKeyRequest,
 };
 
 export const RESPONSE_COMPONENTS: Record<string, GenericSchema> = {
@@ -93,4 +96,7 @@ export const RESPONSE_COMPONENTS: Record<string, GenericSchema> = {
   CreditPack: CreditPackResponse,
   CreditPackStatus: VerifyCreditPackResponse,
   SystemSettings: SystemSettingsResponse,
+  ApiKey: ApiKeyResponse,
+  CreatedApiKey: CreatedApiKeyResponse,
+  AuditEvent: AuditEventResponse,
 };
