@@ -1,5 +1,6 @@
 import { recordingLogger } from '../support/recording-logger';
 import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory-invitation-repository';
+import { InMemoryApiKeyRepository } from '../../adapters/in-memory/in-memory-api-key-repository';
 import { InMemorySubscriptionRepository } from '../../adapters/in-memory/in-memory-subscription-repository';
 import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
@@ -34,7 +35,7 @@ export function organizationsHarness(): OrganizationsHarness {
   const base = accountsHarness();
   const invitations = new InMemoryInvitationRepository(base.store);
   const { tokens: _tokens, ...accounts } = base.ports;
-  const orgPorts: OrganizationsPorts = { ...accounts, invitations };
+  const orgPorts: OrganizationsPorts = { ...accounts, invitations, apiKeys: new InMemoryApiKeyRepository(base.store) };
   const authenticateSession = new AuthenticateSession(base.ports);
   const limiter = new BoundedMemoryRateLimiter(base.clock);
   const subscriptions = new InMemorySubscriptionRepository(base.store);
