@@ -1,6 +1,7 @@
 import { loadEnvFile } from './config/env-file';
 import { ConfigError, loadConfig } from './config/config';
 import { createAppLogger, flushLogs } from './logging';
+import { exitWhenClosed, onStopSignals, runMain } from './process-exit';
 import { logRuntimeStats } from './runtime-stats';
 
 /** `npm start`: parse settings, open storage, serve HTTP, drain on SIGTERM. */
@@ -44,22 +45,9 @@ async function main(): Promise<void> {
     }
     stopping = true;
     logger.info({ signal }, 'shutting down: draining in-flight requests');
-    running.close().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'unclean shutdown');
-        process.exit(1);
-      },
-    );
+    exitWhenClosed(logger, running.close(), 'stopped');
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  onStopSignals(shutdown);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`tenantkit failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runMain('tenantkit', main);

@@ -61,7 +61,7 @@ export class InMemoryAuditLog implements AuditLog, AuditEventRepository {
         actor_id: event.actor.id,
         // As the SQL adapter: named by the recorder (either field), else read from the user's row.
         actor_email: named ? (event.actor.email ?? null) : (user?.email ?? null),
-        actor_name: named ? (event.actor.name ?? null) : user ? displayName(user.firstName, user.lastName) : null,
+        actor_name: named ? (event.actor.name ?? null) : user ? displayName(user.first_name, user.last_name) : null,
         target_type: event.target?.type ?? null,
         target_id: event.target?.id ?? null,
         ip: event.origin.ip,

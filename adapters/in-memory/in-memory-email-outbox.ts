@@ -5,11 +5,11 @@ import type { EmailOutboxRow, InMemoryStore } from './in-memory-store';
 
 /** The message a row carries, as the port hands it out. */
 export const messageOf = (row: EmailOutboxRow): EmailMessage => ({
-  to: row.to,
+  to: row.recipient,
   subject: row.subject,
-  text: row.text,
-  html: row.html,
-  idempotencyKey: row.idempotencyKey,
+  text: row.text_body,
+  html: row.html_body,
+  idempotencyKey: row.idempotency_key,
   ...(row.tag === null ? {} : { tag: row.tag }),
 });
 
@@ -21,19 +21,19 @@ export class InMemoryEmailOutbox implements EmailOutbox {
       const now = this.store.now();
       const row: EmailOutboxRow = {
         id: this.store.nextId('email_outbox'),
-        idempotencyKey: randomUUID(),
-        to: message.to,
+        idempotency_key: randomUUID(),
+        recipient: message.to,
         subject: message.subject,
-        text: message.text,
-        html: message.html,
+        text_body: message.text,
+        html_body: message.html,
         tag: message.tag ?? null,
         status: 'pending',
         attempts: 0,
         // Due at once: the delivery job picks it up on its next poll.
-        nextAttemptAt: now,
-        lastError: null,
-        createdAt: now,
-        sentAt: null,
+        next_attempt_at: now,
+        last_error: null,
+        created_at: now,
+        sent_at: null,
       };
       this.store.emailOutbox.set(row.id, row);
     });

@@ -1,17 +1,10 @@
 import type { IdentityLink, IdentityLinkRepository } from '../../core/accounts/identity-link-repository.port';
+import { toIdentityLink } from '../postgres/account-rows';
 import type { Row } from '../postgres/schema/tables';
 import { deleteWhere, type InMemoryStore, type Table } from './in-memory-store';
 
 /** The `identity_link` row, as the entity schema declares it. */
 type IdentityLinkRow = Row<'identity_link'>;
-
-const toLink = (row: IdentityLinkRow): IdentityLink => ({
-  id: row.id,
-  userId: row.user_id,
-  issuer: row.issuer,
-  subject: row.subject,
-  createdAt: new Date(row.created_at),
-});
 
 /** Identity links in the shared InMemoryStore: same unique key and cascade as the SQL table. */
 export class InMemoryIdentityLinkRepository implements IdentityLinkRepository {
@@ -34,14 +27,14 @@ export class InMemoryIdentityLinkRepository implements IdentityLinkRepository {
         created_at: new Date(input.createdAt),
       };
       this.rows.set(row.id, row);
-      return toLink(row);
+      return toIdentityLink(row);
     });
   }
 
   findBySubject(issuer: string, subject: string): Promise<IdentityLink | null> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.bySubject(issuer, subject);
-      return row ? toLink(row) : null;
+      return row ? toIdentityLink(row) : null;
     });
   }
 
@@ -50,7 +43,7 @@ export class InMemoryIdentityLinkRepository implements IdentityLinkRepository {
       [...this.rows.values()]
         .filter((row) => row.user_id === userId)
         .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id - b.id)
-        .map(toLink),
+        .map(toIdentityLink),
     );
   }
 

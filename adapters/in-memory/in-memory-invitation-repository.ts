@@ -90,7 +90,7 @@ export class InMemoryInvitationRepository implements InvitationRepository {
       if (!isPending(row, now)) return false;
       if (row.invitedByApiKeyId !== null) return invitingKeyVouches(row, this.apiKeys.get(row.invitedByApiKeyId) ?? null, now);
       const inviter = row.invitedByUserId === null ? undefined : this.store.users.get(row.invitedByUserId);
-      return inviterVouches(row, inviter ?? null);
+      return inviterVouches(row, inviter ? { organizationId: inviter.organization_id, role: inviter.role, status: inviter.status } : null);
     };
     return this.store.unitOfWork.exclusive(() =>
       applyWindow([...this.rows.values()].filter((row) => row.organizationId === organizationId && acceptable(row)).sort(oldestFirst), window).map((row) => this.copy(row)),

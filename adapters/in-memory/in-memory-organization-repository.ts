@@ -1,14 +1,10 @@
 import type { OrganizationRepository } from '../../core/accounts/organization-repository.port';
 import type { AccountStatus, Organization, OrganizationSettings } from '../../core/accounts/user';
 import { applyWindow, byPosition, type ListWindow } from '../../core/shared/list-page';
+import { toOrganization } from '../postgres/account-rows';
 import type { InMemoryStore, OrganizationRow } from './in-memory-store';
 
-const toOrganization = (row: OrganizationRow): Organization => ({
-  id: row.id,
-  name: row.name,
-  status: row.status,
-  createdAt: new Date(row.createdAt),
-});
+const settingsOf = (row: OrganizationRow): OrganizationSettings => ({ overageEnabled: row.overage_enabled, requireMfa: row.require_mfa });
 
 export class InMemoryOrganizationRepository implements OrganizationRepository {
   constructor(private readonly store: InMemoryStore) {}
@@ -20,10 +16,10 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
         id: this.store.nextId('organization'),
         name: input.name,
         status: 'active',
-        overageEnabled: false,
-        requireMfa: false,
-        createdAt: now,
-        updatedAt: now,
+        overage_enabled: false,
+        require_mfa: false,
+        created_at: now,
+        updated_at: now,
       };
       this.store.organizations.set(row.id, row);
       return toOrganization(row);
@@ -39,7 +35,7 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
 
   list(window?: ListWindow): Promise<Organization[]> {
     // As in the SQL adapter: creation time, then id for organizations created at the same instant.
-    return this.store.unitOfWork.exclusive(() => applyWindow([...this.store.organizations.values()].sort(byPosition), window).map(toOrganization));
+    return this.store.unitOfWork.exclusive(() => applyWindow([...this.store.organizations.values()].map(toOrganization).sort(byPosition), window));
   }
 
   async lock(_id: number): Promise<void> {
@@ -52,7 +48,7 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
       const row = this.store.organizations.get(id);
       if (!row) return null;
       row.status = status;
-      row.updatedAt = this.store.now();
+      row.updated_at = this.store.now();
       return toOrganization(row);
     });
   }
@@ -60,7 +56,7 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
   findSettings(id: number): Promise<OrganizationSettings | null> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.organizations.get(id);
-      return row ? { overageEnabled: row.overageEnabled, requireMfa: row.requireMfa } : null;
+      return row ? settingsOf(row) : null;
     });
   }
 
@@ -68,10 +64,10 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.organizations.get(id);
       if (!row) return null;
-      if (changes.overageEnabled !== undefined) row.overageEnabled = changes.overageEnabled;
-      if (changes.requireMfa !== undefined) row.requireMfa = changes.requireMfa;
-      row.updatedAt = this.store.now();
-      return { overageEnabled: row.overageEnabled, requireMfa: row.requireMfa };
+      if (changes.overageEnabled !== undefined) row.overage_enabled = changes.overageEnabled;
+      if (changes.requireMfa !== undefined) row.require_mfa = changes.requireMfa;
+      row.updated_at = this.store.now();
+      return settingsOf(row);
     });
   }
 }

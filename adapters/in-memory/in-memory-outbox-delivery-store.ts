@@ -12,11 +12,11 @@ export class InMemoryOutboxDeliveryStore extends InMemoryLeasedOutbox<EmailOutbo
   constructor(private readonly memory: InMemoryStore) {
     super(memory, {
       rows: memory.emailOutbox,
-      columns: { key: 'id', nextAttemptAt: 'nextAttemptAt', sentAt: 'sentAt', lastError: 'lastError' },
+      columns: { key: 'id', nextAttemptAt: 'next_attempt_at', sentAt: 'sent_at', lastError: 'last_error' },
       itemOf: (row) => ({ id: row.id, attempts: row.attempts, message: messageOf(row) }),
       onFinish: (row) => {
-        row.text = '';
-        row.html = '';
+        row.text_body = '';
+        row.html_body = '';
       },
     });
   }
@@ -24,8 +24,8 @@ export class InMemoryOutboxDeliveryStore extends InMemoryLeasedOutbox<EmailOutbo
   pruneSentBefore(cutoff: Date, batchSize: number): Promise<number> {
     return this.memory.unitOfWork.exclusive(() => {
       const old = [...this.memory.emailOutbox.values()]
-        .filter((row) => row.status === 'sent' && row.sentAt !== null && row.sentAt.getTime() < cutoff.getTime())
-        .sort((a, b) => a.sentAt!.getTime() - b.sentAt!.getTime() || a.id - b.id)
+        .filter((row) => row.status === 'sent' && row.sent_at !== null && row.sent_at.getTime() < cutoff.getTime())
+        .sort((a, b) => a.sent_at!.getTime() - b.sent_at!.getTime() || a.id - b.id)
         .slice(0, Math.max(0, batchSize));
       for (const row of old) this.memory.emailOutbox.delete(row.id);
       return old.length;

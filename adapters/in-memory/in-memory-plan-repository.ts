@@ -1,21 +1,12 @@
-import type { FeatureMap } from '../../core/plans/feature-catalogue';
-import { resolveFeatures } from '../../core/plans/feature-map';
 import type { NewPlan, Plan, PlanPatch } from '../../core/plans/plan';
 import type { PlanRepository, PlanWrite } from '../../core/plans/plan-repository.port';
 import { SEEDED_PLANS } from '../../core/plans/seeded-plans';
+import { toPlan } from '../postgres/plan-rows';
+import type { Row } from '../postgres/schema/tables';
 import type { InMemoryStore } from './in-memory-store';
 
 /** As stored: only the features the plan sets, so catalogue defaults apply to the others. */
-interface PlanRow extends Omit<Plan, 'features'> {
-  features: FeatureMap;
-}
-
-const toPlan = (row: PlanRow): Plan => ({
-  ...row,
-  features: resolveFeatures(row.features),
-  createdAt: new Date(row.createdAt),
-  updatedAt: new Date(row.updatedAt),
-});
+type PlanRow = Row<'plan'>;
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -33,7 +24,7 @@ export class InMemoryPlanRepository implements PlanRepository {
       const now = store.now();
       for (const seed of SEEDED_PLANS) {
         const id = store.nextId('plan');
-        this.rows.set(id, { id, ...seed, features: { ...seed.features }, stripeProductId: null, isActive: true, createdAt: now, updatedAt: now });
+        this.rows.set(id, { id, name: seed.name, description: seed.description, features: { ...seed.features }, stripe_product_id: null, is_default: seed.isDefault, is_active: true, created_at: now, updated_at: now });
       }
     }
   }
@@ -41,7 +32,7 @@ export class InMemoryPlanRepository implements PlanRepository {
   list(options: { includeInactive: boolean }): Promise<Plan[]> {
     return this.atomically(() =>
       [...this.rows.values()]
-        .filter((row) => options.includeInactive || row.isActive)
+        .filter((row) => options.includeInactive || row.is_active)
         .sort((a, b) => a.id - b.id)
         .map(toPlan),
     );
@@ -56,7 +47,7 @@ export class InMemoryPlanRepository implements PlanRepository {
 
   findDefault(): Promise<Plan> {
     return this.atomically(() => {
-      const row = [...this.rows.values()].find((candidate) => candidate.isDefault);
+      const row = [...this.rows.values()].find((candidate) => candidate.is_default);
       if (!row) throw new Error('No default plan: the plan table lost its invariant');
       return toPlan(row);
     });
@@ -64,7 +55,7 @@ export class InMemoryPlanRepository implements PlanRepository {
 
   findByStripeProduct(productId: string): Promise<Plan | null> {
     return this.atomically(() => {
-      const row = [...this.rows.values()].find((candidate) => candidate.stripeProductId === productId);
+      const row = [...this.rows.values()].find((candidate) => candidate.stripe_product_id === productId);
       return row ? toPlan(row) : null;
     });
   }
@@ -74,7 +65,17 @@ export class InMemoryPlanRepository implements PlanRepository {
       const conflict = this.conflictOf(null, plan.name, plan.stripeProductId);
       if (conflict) return { conflict };
       const id = this.store.nextId('plan');
-      const row: PlanRow = { id, ...plan, features: { ...plan.features }, isDefault: false, isActive: true, updatedAt: plan.createdAt };
+      const row: PlanRow = {
+        id,
+        name: plan.name,
+        description: plan.description,
+        features: { ...plan.features },
+        stripe_product_id: plan.stripeProductId,
+        is_default: false,
+        is_active: true,
+        created_at: plan.createdAt,
+        updated_at: plan.createdAt,
+      };
       this.rows.set(id, row);
       return { plan: toPlan(row) };
     });
@@ -89,12 +90,12 @@ export class InMemoryPlanRepository implements PlanRepository {
         name: patch.name ?? row.name,
         description: patch.description === undefined ? row.description : patch.description,
         features: { ...row.features, ...patch.features },
-        stripeProductId: patch.stripeProductId === undefined ? row.stripeProductId : patch.stripeProductId,
-        isActive: patch.isActive ?? row.isActive,
-        updatedAt: patch.updatedAt,
+        stripe_product_id: patch.stripeProductId === undefined ? row.stripe_product_id : patch.stripeProductId,
+        is_active: patch.isActive ?? row.is_active,
+        updated_at: patch.updatedAt,
       };
-      if (next.isDefault && !next.isActive) return { conflict: 'default-inactive' };
-      const conflict = this.conflictOf(id, next.name, next.stripeProductId);
+      if (next.is_default && !next.is_active) return { conflict: 'default-inactive' };
+      const conflict = this.conflictOf(id, next.name, next.stripe_product_id);
       if (conflict) return { conflict };
       this.rows.set(id, next);
       return { plan: toPlan(next) };
@@ -105,11 +106,11 @@ export class InMemoryPlanRepository implements PlanRepository {
     return this.atomically((): PlanWrite | null => {
       const row = this.rows.get(id);
       if (!row) return null;
-      if (!row.isActive) return { conflict: 'default-inactive' };
+      if (!row.is_active) return { conflict: 'default-inactive' };
       for (const other of this.rows.values()) {
-        if (other.isDefault && other.id !== id) this.rows.set(other.id, { ...other, isDefault: false, updatedAt });
+        if (other.is_default && other.id !== id) this.rows.set(other.id, { ...other, is_default: false, updated_at: updatedAt });
       }
-      const next = { ...row, isDefault: true, updatedAt };
+      const next = { ...row, is_default: true, updated_at: updatedAt };
       this.rows.set(id, next);
       return { plan: toPlan(next) };
     });
@@ -118,7 +119,7 @@ export class InMemoryPlanRepository implements PlanRepository {
   private conflictOf(id: number | null, name: string, productId: string | null): 'name-taken' | 'product-taken' | null {
     const others = [...this.rows.values()].filter((other) => other.id !== id);
     if (others.some((other) => sameName(other.name, name))) return 'name-taken';
-    if (productId !== null && others.some((other) => other.stripeProductId === productId)) return 'product-taken';
+    if (productId !== null && others.some((other) => other.stripe_product_id === productId)) return 'product-taken';
     return null;
   }
 

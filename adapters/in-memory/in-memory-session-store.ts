@@ -19,7 +19,7 @@ export class InMemorySessionStore implements SessionStore {
       // The unique index of the SQL table.
       if (this.byTokenHash(input.tokenHash)) throw new Error('A session with this token hash already exists');
       const user = this.store.users.get(input.userId);
-      if (!user || user.credentialsVersion !== input.credentialsVersion) return null;
+      if (!user || user.credentials_version !== input.credentialsVersion) return null;
       const row: SessionRow = {
         id: this.store.nextId('session'),
         token_hash: input.tokenHash,
@@ -41,7 +41,7 @@ export class InMemorySessionStore implements SessionStore {
     return this.store.unitOfWork.exclusive(() => {
       const session = this.byTokenHash(tokenHash);
       const user = session && this.store.users.get(session.user_id);
-      const organization = user && this.store.organizations.get(user.organizationId);
+      const organization = user && this.store.organizations.get(user.organization_id);
       if (!session || !user || !organization) return null;
       return {
         sessionId: session.id,
@@ -52,10 +52,10 @@ export class InMemorySessionStore implements SessionStore {
         lastSeenAt: new Date(session.last_seen_at),
         userStatus: user.status,
         organizationStatus: organization.status,
-        organizationRequiresMfa: organization.requireMfa,
+        organizationRequiresMfa: organization.require_mfa,
         userHasMfa: this.store.userTotp.get(user.id)?.confirmed_at != null,
         credentialsVersion: session.credentials_version,
-        userCredentialsVersion: user.credentialsVersion,
+        userCredentialsVersion: user.credentials_version,
         viaPasskey: session.via_passkey,
       };
     });

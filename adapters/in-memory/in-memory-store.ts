@@ -1,5 +1,3 @@
-import type { Organization, User } from '../../core/accounts/user';
-import type { OutboxEmailStatus } from '../../core/email/outbox-delivery.port';
 import type { Clock } from '../../core/shared/clock.port';
 import { SystemClock } from '../system/system-clock';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
@@ -7,22 +5,14 @@ import type { Row } from '../postgres/schema/tables';
 
 // Rows mirror the SQL tables (the entity schemas in adapters/postgres), with the same columns and
 // the same words in them, so both adapter families hold the same facts. A row is `Row<'table'>`,
-// inferred from the entity schema so the table is declared once; the camelCase interfaces below
-// are still to be replaced by it. Rows stay plain data (no classes, no functions) because
-// transactions snapshot them with structuredClone.
+// inferred from the entity schema so the table is declared once. Rows stay plain data (no
+// classes, no functions) because transactions snapshot them with structuredClone.
 
 /** `organization`: the domain's Organization plus the columns it does not read (its settings, `updated_at`). */
-export interface OrganizationRow extends Organization {
-  overageEnabled: boolean;
-  requireMfa: boolean;
-  updatedAt: Date;
-}
+export type OrganizationRow = Row<'organization'>;
 
-/** `app_user`: the domain's User, with the verification time behind `emailVerified`, plus `updatedAt`. */
-export interface UserRow extends Omit<User, 'emailVerified'> {
-  emailVerifiedAt: Date | null;
-  updatedAt: Date;
-}
+/** `app_user`: the domain's User, with the verification time behind `emailVerified`, plus `updated_at`. */
+export type UserRow = Row<'app_user'>;
 
 export type SessionRow = Row<'session'>;
 
@@ -33,23 +23,11 @@ export type MfaChallengeRow = Row<'mfa_challenge'>;
 
 export type OneTimeTokenRow = Row<'one_time_token'>;
 
-/** Every column of `email_outbox`: the enqueue side writes it, the delivery side moves it along. */
-export interface EmailOutboxRow {
-  id: number;
-  idempotencyKey: string;
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  tag: string | null;
-  status: OutboxEmailStatus;
-  attempts: number;
-  /** When a `pending` email is due; while `sending`, when its sender's lease ends. */
-  nextAttemptAt: Date;
-  lastError: string | null;
-  createdAt: Date;
-  sentAt: Date | null;
-}
+/**
+ * Every column of `email_outbox`: the enqueue side writes it, the delivery side moves it along.
+ * While `sending`, `next_attempt_at` is when its sender's lease ends.
+ */
+export type EmailOutboxRow = Row<'email_outbox'>;
 
 /** A table keyed by its primary key: a serial id for most, a natural key (a string) for some. */
 export type Table<Row, Key = number> = Map<Key, Row>;
@@ -107,7 +85,7 @@ export class InMemoryStore {
     return next;
   }
 
-  /** Timestamps for `createdAt`/`updatedAt` (what `now()` is in SQL). */
+  /** Timestamps for `created_at`/`updated_at` (what `now()` is in SQL). */
   now(): Date {
     return this.clock.now();
   }
@@ -131,7 +109,7 @@ export class InMemoryStore {
   deleteOrganization(organizationId: number): boolean {
     if (!this.organizations.has(organizationId)) return false;
     for (const user of [...this.users.values()]) {
-      if (user.organizationId === organizationId) this.deleteUser(user.id);
+      if (user.organization_id === organizationId) this.deleteUser(user.id);
     }
     for (const listener of this.organizationListeners) listener(organizationId);
     this.organizations.delete(organizationId);

@@ -3,21 +3,8 @@ import type { AccountStatus, User } from '../../core/accounts/user';
 import type { NameChange, NewUser, UserRepository } from '../../core/accounts/user-repository.port';
 import { DomainError } from '../../core/shared/domain-error';
 import { applyWindow, byPosition, type ListWindow } from '../../core/shared/list-page';
+import { toUser } from '../postgres/account-rows';
 import type { InMemoryStore, UserRow } from './in-memory-store';
-
-const toUser = (row: UserRow): User => ({
-  id: row.id,
-  organizationId: row.organizationId,
-  email: row.email,
-  passwordHash: row.passwordHash,
-  firstName: row.firstName,
-  lastName: row.lastName,
-  role: row.role,
-  emailVerified: row.emailVerifiedAt !== null,
-  status: row.status,
-  credentialsVersion: row.credentialsVersion,
-  createdAt: new Date(row.createdAt),
-});
 
 export class InMemoryUserRepository implements UserRepository {
   constructor(private readonly store: InMemoryStore) {}
@@ -34,17 +21,17 @@ export class InMemoryUserRepository implements UserRepository {
       const now = this.store.now();
       const row: UserRow = {
         id: this.store.nextId('app_user'),
-        organizationId: user.organizationId,
+        organization_id: user.organizationId,
         email: user.email,
-        passwordHash: user.passwordHash,
-        firstName: user.firstName,
-        lastName: user.lastName,
+        password_hash: user.passwordHash,
+        first_name: user.firstName,
+        last_name: user.lastName,
         role: user.role,
-        emailVerifiedAt: user.emailVerified ? now : null,
+        email_verified_at: user.emailVerified ? now : null,
         status: 'active',
-        credentialsVersion: 0,
-        createdAt: now,
-        updatedAt: now,
+        credentials_version: 0,
+        created_at: now,
+        updated_at: now,
       };
       this.store.users.set(row.id, row);
       return toUser(row);
@@ -69,9 +56,9 @@ export class InMemoryUserRepository implements UserRepository {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.users.get(id);
       if (!row) return null;
-      if (change.firstName !== undefined) row.firstName = change.firstName;
-      if (change.lastName !== undefined) row.lastName = change.lastName;
-      row.updatedAt = this.store.now();
+      if (change.firstName !== undefined) row.first_name = change.firstName;
+      if (change.lastName !== undefined) row.last_name = change.lastName;
+      row.updated_at = this.store.now();
       return toUser(row);
     });
   }
@@ -79,9 +66,9 @@ export class InMemoryUserRepository implements UserRepository {
   markEmailVerified(id: number): Promise<void> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.users.get(id);
-      if (!row || row.emailVerifiedAt !== null) return;
-      row.emailVerifiedAt = this.store.now();
-      row.updatedAt = row.emailVerifiedAt;
+      if (!row || row.email_verified_at !== null) return;
+      row.email_verified_at = this.store.now();
+      row.updated_at = row.email_verified_at;
     });
   }
 
@@ -89,20 +76,20 @@ export class InMemoryUserRepository implements UserRepository {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.users.get(id);
       if (!row) return null;
-      if (expectedCredentialsVersion !== undefined && row.credentialsVersion !== expectedCredentialsVersion) return null;
-      row.passwordHash = passwordHash;
-      row.credentialsVersion += 1;
-      row.updatedAt = this.store.now();
-      return row.credentialsVersion;
+      if (expectedCredentialsVersion !== undefined && row.credentials_version !== expectedCredentialsVersion) return null;
+      row.password_hash = passwordHash;
+      row.credentials_version += 1;
+      row.updated_at = this.store.now();
+      return row.credentials_version;
     });
   }
 
   replacePasswordHash(id: number, previousHash: string, passwordHash: string): Promise<boolean> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.users.get(id);
-      if (!row || row.passwordHash !== previousHash) return false;
-      row.passwordHash = passwordHash;
-      row.updatedAt = this.store.now();
+      if (!row || row.password_hash !== previousHash) return false;
+      row.password_hash = passwordHash;
+      row.updated_at = this.store.now();
       return true;
     });
   }
@@ -110,25 +97,25 @@ export class InMemoryUserRepository implements UserRepository {
   setStatus(organizationId: number, userId: number, status: AccountStatus): Promise<User | null> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.users.get(userId);
-      if (!row || row.organizationId !== organizationId) return null;
+      if (!row || row.organization_id !== organizationId) return null;
       if (row.status !== status) {
         row.status = status;
-        row.updatedAt = this.store.now();
+        row.updated_at = this.store.now();
       }
       return toUser(row);
     });
   }
 
   listByOrganization(organizationId: number, window?: ListWindow): Promise<User[]> {
-    return this.store.unitOfWork.exclusive(() => applyWindow(this.inOrganization(organizationId), window).map(toUser));
+    return this.store.unitOfWork.exclusive(() => applyWindow(this.inOrganization(organizationId).map(toUser).sort(byPosition), window));
   }
 
   updateRole(organizationId: number, userId: number, role: RoleName): Promise<User | null> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.users.get(userId);
-      if (!row || row.organizationId !== organizationId) return null;
+      if (!row || row.organization_id !== organizationId) return null;
       row.role = role;
-      row.updatedAt = this.store.now();
+      row.updated_at = this.store.now();
       return toUser(row);
     });
   }
@@ -136,7 +123,7 @@ export class InMemoryUserRepository implements UserRepository {
   delete(organizationId: number, userId: number): Promise<boolean> {
     return this.store.unitOfWork.exclusive(() => {
       const row = this.store.users.get(userId);
-      if (!row || row.organizationId !== organizationId) return false;
+      if (!row || row.organization_id !== organizationId) return false;
       return this.store.deleteUser(userId);
     });
   }
@@ -157,6 +144,6 @@ export class InMemoryUserRepository implements UserRepository {
   }
 
   private inOrganization(organizationId: number): UserRow[] {
-    return [...this.store.users.values()].filter((row) => row.organizationId === organizationId).sort(byPosition);
+    return [...this.store.users.values()].filter((row) => row.organization_id === organizationId);
   }
 }

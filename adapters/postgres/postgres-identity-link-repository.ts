@@ -1,17 +1,6 @@
 import type { IdentityLink, IdentityLinkRepository } from '../../core/accounts/identity-link-repository.port';
-import type { Selectable } from 'kysely';
+import { toIdentityLink } from './account-rows';
 import type { Database } from './database';
-import type { Tables } from './schema/tables';
-
-type IdentityLinkRow = Selectable<Tables['identity_link']>;
-
-const toLink = (row: IdentityLinkRow): IdentityLink => ({
-  id: row.id,
-  userId: row.user_id,
-  issuer: row.issuer,
-  subject: row.subject,
-  createdAt: new Date(row.created_at),
-});
 
 /** The `identity_link` table; its unique key and foreign key give the port's rejections. */
 export class PostgresIdentityLinkRepository implements IdentityLinkRepository {
@@ -23,7 +12,7 @@ export class PostgresIdentityLinkRepository implements IdentityLinkRepository {
       .values({ user_id: input.userId, issuer: input.issuer, subject: input.subject, created_at: input.createdAt })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return toLink(row);
+    return toIdentityLink(row);
   }
 
   async findBySubject(issuer: string, subject: string): Promise<IdentityLink | null> {
@@ -33,7 +22,7 @@ export class PostgresIdentityLinkRepository implements IdentityLinkRepository {
       .where('issuer', '=', issuer)
       .where('subject', '=', subject)
       .executeTakeFirst();
-    return row ? toLink(row) : null;
+    return row ? toIdentityLink(row) : null;
   }
 
   async listByUser(userId: number): Promise<IdentityLink[]> {
@@ -44,6 +33,6 @@ export class PostgresIdentityLinkRepository implements IdentityLinkRepository {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.map(toLink);
+    return rows.map(toIdentityLink);
   }
 }

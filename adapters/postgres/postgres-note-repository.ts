@@ -10,7 +10,7 @@ import type { Tables } from './schema/tables';
 type NoteRow = Selectable<Tables['note']>;
 
 /** Every column of `note`, from its entity schema. */
-export const NOTE_COLUMNS = columnsOf('note');
+const NOTE_COLUMNS = columnsOf('note');
 const LIST = newestFirstList('note', ['organization_id', 'user_id'], NOTE_COLUMNS);
 // Prepared: the copilot and the note page read it on every call, and planning a three-condition
 // lookup costs PostgreSQL more than running it. Named columns: a prepared `select *` fails once a

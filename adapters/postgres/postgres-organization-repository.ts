@@ -2,18 +2,12 @@ import type { OrganizationRepository } from '../../core/accounts/organization-re
 import type { AccountStatus, Organization, OrganizationSettings } from '../../core/accounts/user';
 import type { Selectable } from 'kysely';
 import type { ListWindow } from '../../core/shared/list-page';
+import { toOrganization } from './account-rows';
 import type { Database, PreparedSql } from './database';
 import { windowed } from './list-window';
 import type { Tables } from './schema/tables';
 
 type OrganizationRow = Selectable<Tables['organization']>;
-
-const toOrganization = (row: OrganizationRow): Organization => ({
-  id: row.id,
-  name: row.name,
-  status: row.status,
-  createdAt: new Date(row.created_at),
-});
 
 // Prepared: the copilot reads the overage switch on every call, before its first byte.
 const FIND_SETTINGS: PreparedSql = { name: 'organization_find_settings', text: 'select overage_enabled, require_mfa from organization where id = $1' };

@@ -1,16 +1,13 @@
+import type { Selectable } from 'kysely';
 import type { DueOverageReport } from '../../core/ai/overage-report.port';
 import { count } from './ai-rows';
 import type { Database } from './database';
 import { LeasedOutbox } from './leased-outbox';
+import type { Tables } from './schema/tables';
 
-interface ClaimedRow {
-  usage_id: number;
-  organization_id: number;
-  /** int8: text from the driver. */
-  tokens: string | number;
-  occurred_at: string | Date;
-  attempts: number;
-}
+/** The columns a claim returns. */
+const CLAIMED = ['usage_id', 'organization_id', 'tokens', 'occurred_at', 'attempts'] as const;
+type ClaimedRow = Pick<Selectable<Tables['ai_overage_report']>, (typeof CLAIMED)[number]>;
 
 /** `ai_overage_report`, delivered like `email_outbox` (see LeasedOutbox). */
 export class PostgresOverageReportStore extends LeasedOutbox<ClaimedRow, DueOverageReport> {
@@ -18,7 +15,7 @@ export class PostgresOverageReportStore extends LeasedOutbox<ClaimedRow, DueOver
     super(database, {
       table: 'ai_overage_report',
       key: 'usage_id',
-      returning: ['usage_id', 'organization_id', 'tokens', 'occurred_at', 'attempts'],
+      returning: CLAIMED,
       itemOf: (row) => ({
         usageId: row.usage_id,
         organizationId: row.organization_id,

@@ -1,12 +1,11 @@
 import { bindingKey, type ChallengeBinding, type PasskeyChallengeStore, type StoredChallenge } from '../../core/passkeys/passkey-challenge-store.port';
+import type { Selectable } from 'kysely';
 import type { Database } from './database';
+import type { Tables } from './schema/tables';
 
-interface ChallengeRow {
-  challenge_hash: string;
-  user_id: number | null;
-  user_handle: string | null;
-  expires_at: string | Date;
-}
+/** The columns a take returns. */
+const TAKEN = ['challenge_hash', 'user_id', 'user_handle', 'expires_at'] as const;
+type ChallengeRow = Pick<Selectable<Tables['passkey_challenge']>, (typeof TAKEN)[number]>;
 
 const PUT = `insert into passkey_challenge (binding, challenge_hash, user_id, user_handle, created_at, expires_at)
    values ($1, $2, $3, $4, $5, $6)
@@ -14,7 +13,7 @@ const PUT = `insert into passkey_challenge (binding, challenge_hash, user_id, us
      user_handle = excluded.user_handle, created_at = excluded.created_at, expires_at = excluded.expires_at`;
 
 // DELETE … RETURNING: of concurrent takes of one binding, one gets the row.
-const TAKE = `delete from passkey_challenge where binding = $1 returning challenge_hash, user_id, user_handle, expires_at`;
+const TAKE = `delete from passkey_challenge where binding = $1 returning ${TAKEN.join(', ')}`;
 
 const PRUNE_EXPIRED = `delete from passkey_challenge where id = any(array(
    select id from passkey_challenge where expires_at < $1 order by expires_at limit $2 for update skip locked))`;

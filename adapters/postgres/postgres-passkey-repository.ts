@@ -1,38 +1,14 @@
-import type { Passkey, PasskeyDeviceType } from '../../core/passkeys/passkey';
+import type { Selectable } from 'kysely';
+import type { Passkey } from '../../core/passkeys/passkey';
 import type { NewPasskey, PasskeyRepository } from '../../core/passkeys/passkey-repository.port';
 import type { Database } from './database';
+import { toPasskey } from './passkey-rows';
+import { columnsOf } from './schema/columns';
+import type { Tables } from './schema/tables';
 
-interface PasskeyRow {
-  id: string | number;
-  user_id: number;
-  name: string;
-  credential_id: string;
-  public_key: string;
-  sign_count: string | number;
-  user_handle: string;
-  device_type: PasskeyDeviceType;
-  backed_up: boolean;
-  transports: string;
-  created_at: string | Date;
-  last_used_at: string | Date | null;
-}
+type PasskeyRow = Selectable<Tables['passkey']>;
 
-const COLUMNS = 'id, user_id, name, credential_id, public_key, sign_count, user_handle, device_type, backed_up, transports, created_at, last_used_at';
-
-const toPasskey = (row: PasskeyRow): Passkey => ({
-  id: Number(row.id),
-  userId: row.user_id,
-  name: row.name,
-  credentialId: row.credential_id,
-  publicKey: row.public_key,
-  counter: Number(row.sign_count),
-  userHandle: row.user_handle,
-  deviceType: row.device_type,
-  backedUp: row.backed_up,
-  transports: row.transports === '' ? [] : row.transports.split(','),
-  createdAt: new Date(row.created_at),
-  lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
-});
+const COLUMNS = columnsOf('passkey').join(', ');
 
 // The unique credential id is the guard: a second registration of one credential inserts nothing.
 const CREATE = `insert into passkey (user_id, name, credential_id, public_key, sign_count, user_handle, device_type, backed_up, transports, created_at)

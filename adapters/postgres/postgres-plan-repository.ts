@@ -1,32 +1,19 @@
 import { sql } from 'kysely';
 import type { FeatureMap } from '../../core/plans/feature-catalogue';
-import { resolveFeatures } from '../../core/plans/feature-map';
 import type { NewPlan, Plan, PlanPatch } from '../../core/plans/plan';
 import type { PlanConflict, PlanRepository, PlanWrite } from '../../core/plans/plan-repository.port';
 import type { Selectable, Updateable } from 'kysely';
 import type { Database, PreparedSql } from './database';
+import { toPlan } from './plan-rows';
 import type { Tables } from './schema/tables';
 import { columnsOf } from './schema/columns';
 
 type PlanRow = Selectable<Tables['plan']>;
 
-export const toPlan = (row: PlanRow): Plan => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  // Only the features the plan sets are stored; the catalogue fills the rest.
-  features: resolveFeatures(row.features),
-  stripeProductId: row.stripe_product_id,
-  isDefault: row.is_default,
-  isActive: row.is_active,
-  createdAt: new Date(row.created_at),
-  updatedAt: new Date(row.updated_at),
-});
-
 // The two reads that resolve an organization's plan on every plan-gated request: prepared, so
 // PostgreSQL plans them once per connection. Named columns, never `select *`: a prepared
 // statement fails once a migration changes the table's columns.
-export const PLAN_COLUMNS = columnsOf('plan');
+const PLAN_COLUMNS = columnsOf('plan');
 const FIND_DEFAULT: PreparedSql = { name: 'plan_find_default', text: `select ${PLAN_COLUMNS.join(', ')} from plan where is_default = true` };
 const FIND_BY_PRODUCT: PreparedSql = { name: 'plan_find_by_product', text: `select ${PLAN_COLUMNS.join(', ')} from plan where stripe_product_id = $1` };
 

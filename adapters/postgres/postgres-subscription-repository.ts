@@ -4,7 +4,7 @@ import type { SubscriptionRepository } from '../../core/billing/subscription-rep
 import type { Selectable } from 'kysely';
 import type { Database, PreparedSql } from './database';
 import type { Tables } from './schema/tables';
-import { columnsOf } from './schema/columns';
+import { columnsOf, type Column } from './schema/columns';
 
 type SubscriptionRow = Selectable<Tables['subscription']>;
 
@@ -46,21 +46,19 @@ const LOCK_RECORD = `insert into subscription (organization_id, stripe_customer_
    on conflict (organization_id) do update set stripe_customer_id = coalesce(subscription.stripe_customer_id, excluded.stripe_customer_id)
    returning organization_id`;
 
+/** A reported state: every column of `billing_subscription`, in table order (`$1` …). */
+const STATE_COLUMNS = columnsOf('billing_subscription');
+/** What the organization's record takes from its current subscription: all but the organization. */
+const FOLLOWED = STATE_COLUMNS.filter((column) => column !== 'organization_id');
+/** What a newer report of the same subscription replaces. */
+const REPLACED = FOLLOWED.filter((column) => column !== 'stripe_subscription_id');
+
 // The conflict branch's `where` drops a state older than the one recorded for the same
 // subscription (providers do not deliver in order).
-const RECORD_STATE = `insert into billing_subscription
-     (stripe_subscription_id, organization_id, status, price_id, product_id, current_period_start, current_period_end,
-      cancel_at_period_end, event_at, updated_at)
-   values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+const RECORD_STATE = `insert into billing_subscription (${STATE_COLUMNS.join(', ')})
+   values (${STATE_COLUMNS.map((_, index) => `$${index + 1}`).join(', ')})
    on conflict (stripe_subscription_id) do update set
-     status = excluded.status,
-     price_id = excluded.price_id,
-     product_id = excluded.product_id,
-     current_period_start = excluded.current_period_start,
-     current_period_end = excluded.current_period_end,
-     cancel_at_period_end = excluded.cancel_at_period_end,
-     event_at = excluded.event_at,
-     updated_at = excluded.updated_at
+     ${REPLACED.map((column) => `${column} = excluded.${column}`).join(', ')}
     where billing_subscription.organization_id = excluded.organization_id and billing_subscription.event_at <= excluded.event_at
    returning stripe_subscription_id`;
 
@@ -68,15 +66,7 @@ const LIVE = LIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 
 // The record follows the current subscription, ranked as core's `currentSubscription` ranks them.
 const FOLLOW_CURRENT = `update subscription set
-     status = current.status,
-     stripe_subscription_id = current.stripe_subscription_id,
-     price_id = current.price_id,
-     product_id = current.product_id,
-     current_period_start = current.current_period_start,
-     current_period_end = current.current_period_end,
-     cancel_at_period_end = current.cancel_at_period_end,
-     event_at = current.event_at,
-     updated_at = current.updated_at
+     ${FOLLOWED.map((column) => `${column} = current.${column}`).join(', ')}
    from (select * from billing_subscription where organization_id = $1
          order by status in (${LIVE}) desc, event_at desc, updated_at desc limit 1) current
    where subscription.organization_id = $1`;
@@ -98,7 +88,7 @@ const LINK_CHECKOUT = `insert into subscription (organization_id, status, stripe
 
 // Prepared: every plan-gated request resolves the organization's plan through it. Named columns,
 // never `select *`: a prepared statement fails once a migration changes the table's columns.
-export const SUBSCRIPTION_COLUMNS = columnsOf('subscription');
+const SUBSCRIPTION_COLUMNS = columnsOf('subscription');
 const FIND_BY_ORGANIZATION: PreparedSql = {
   name: 'subscription_find_by_organization',
   text: `select ${SUBSCRIPTION_COLUMNS.join(', ')} from subscription where organization_id = $1`,
@@ -126,18 +116,22 @@ export class PostgresSubscriptionRepository implements SubscriptionRepository {
   applyState(organizationId: number, state: SubscriptionState): Promise<boolean> {
     return this.database.transaction(async () => {
       if ((await this.database.select(LOCK_RECORD, [organizationId, state.customerId, state.updatedAt])).length === 0) return false;
-      const recorded = await this.database.select(RECORD_STATE, [
-        state.subscriptionId,
-        organizationId,
-        state.status,
-        state.priceId,
-        state.productId,
-        state.currentPeriodStart,
-        state.currentPeriodEnd,
-        state.cancelAtPeriodEnd,
-        state.eventAt,
-        state.updatedAt,
-      ]);
+      const reported: Record<Column<'billing_subscription'>, unknown> = {
+        stripe_subscription_id: state.subscriptionId,
+        organization_id: organizationId,
+        status: state.status,
+        price_id: state.priceId,
+        product_id: state.productId,
+        current_period_start: state.currentPeriodStart,
+        current_period_end: state.currentPeriodEnd,
+        cancel_at_period_end: state.cancelAtPeriodEnd,
+        event_at: state.eventAt,
+        updated_at: state.updatedAt,
+      };
+      const recorded = await this.database.select(
+        RECORD_STATE,
+        STATE_COLUMNS.map((column) => reported[column]),
+      );
       if (recorded.length === 0) return false;
       await this.database.select(FOLLOW_CURRENT, [organizationId]);
       return true;

@@ -2,27 +2,10 @@ import type { RoleName } from '../../core/access/role';
 import type { AccountStatus, User } from '../../core/accounts/user';
 import type { NameChange, NewUser, UserRepository } from '../../core/accounts/user-repository.port';
 import { DomainError } from '../../core/shared/domain-error';
-import type { Selectable } from 'kysely';
 import type { ListWindow } from '../../core/shared/list-page';
+import { toUser } from './account-rows';
 import type { Database } from './database';
 import { windowed } from './list-window';
-import type { Tables } from './schema/tables';
-
-type UserRow = Selectable<Tables['app_user']>;
-
-const toUser = (row: UserRow): User => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  email: row.email,
-  passwordHash: row.password_hash,
-  firstName: row.first_name,
-  lastName: row.last_name,
-  role: row.role,
-  emailVerified: row.email_verified_at !== null,
-  status: row.status,
-  credentialsVersion: row.credentials_version,
-  createdAt: new Date(row.created_at),
-});
 
 export class PostgresUserRepository implements UserRepository {
   constructor(private readonly database: Database) {}

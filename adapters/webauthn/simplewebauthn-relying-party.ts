@@ -34,13 +34,11 @@ export class SimpleWebAuthnRelyingParty implements RelyingParty {
 
   async creationOptions(input: Parameters<RelyingParty['creationOptions']>[0]): Promise<WebAuthnJson> {
     const options = await generateRegistrationOptions({
+      ...this.ceremony(input.challenge),
       rpName: this.settings.name,
-      rpID: this.settings.rpId,
       userName: input.userName,
       userDisplayName: input.userDisplayName,
       userID: isoBase64URL.toBuffer(input.userHandle),
-      challenge: isoBase64URL.toBuffer(input.challenge),
-      timeout: TIMEOUT_MS,
       attestationType: 'none',
       excludeCredentials: input.exclude.map((credential) => ({ id: credential.credentialId, transports: credential.transports as never })),
       authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
@@ -49,14 +47,11 @@ export class SimpleWebAuthnRelyingParty implements RelyingParty {
     return options as unknown as WebAuthnJson;
   }
 
-  async verifyRegistration(response: unknown, challengeMatches: (challenge: string) => boolean): Promise<VerifiedRegistration | null> {
-    try {
+  verifyRegistration(response: unknown, challengeMatches: (challenge: string) => boolean): Promise<VerifiedRegistration | null> {
+    return refusedAsNull(async () => {
       const result = await verifyRegistrationResponse({
+        ...this.expected(challengeMatches),
         response: response as RegistrationResponseJSON,
-        expectedChallenge: challengeMatches,
-        expectedOrigin: this.settings.origins,
-        expectedRPID: this.settings.rpId,
-        requireUserVerification: true,
         supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
       });
       if (!result.verified) return null;
@@ -69,16 +64,12 @@ export class SimpleWebAuthnRelyingParty implements RelyingParty {
         backedUp: credentialBackedUp,
         transports: credential.transports ?? (response as RegistrationResponseJSON).response?.transports ?? [],
       };
-    } catch {
-      return null;
-    }
+    });
   }
 
   async requestOptions(challenge: string): Promise<WebAuthnJson> {
     const options = await generateAuthenticationOptions({
-      rpID: this.settings.rpId,
-      challenge: isoBase64URL.toBuffer(challenge),
-      timeout: TIMEOUT_MS,
+      ...this.ceremony(challenge),
       allowCredentials: [],
       userVerification: 'required',
     });
@@ -92,24 +83,38 @@ export class SimpleWebAuthnRelyingParty implements RelyingParty {
     return { credentialId: candidate.id, userHandle: typeof userHandle === 'string' && userHandle !== '' ? userHandle : null };
   }
 
-  async verifyAssertion(
+  verifyAssertion(
     response: unknown,
     challengeMatches: (challenge: string) => boolean,
     credential: { credentialId: string; publicKey: string; counter: number; transports: string[] },
   ): Promise<VerifiedAssertion | null> {
-    try {
+    return refusedAsNull(async () => {
       const result = await verifyAuthenticationResponse({
+        ...this.expected(challengeMatches),
         response: response as AuthenticationResponseJSON,
-        expectedChallenge: challengeMatches,
-        expectedOrigin: this.settings.origins,
-        expectedRPID: this.settings.rpId,
         credential: { id: credential.credentialId, publicKey: isoBase64URL.toBuffer(credential.publicKey), counter: credential.counter, transports: credential.transports as never },
-        requireUserVerification: true,
       });
       if (!result.verified) return null;
       return { counter: result.authenticationInfo.newCounter, backedUp: result.authenticationInfo.credentialBackedUp };
-    } catch {
-      return null;
-    }
+    });
+  }
+
+  /** What both ceremonies' options carry: this relying party, the challenge, how long the browser waits. */
+  private ceremony(challenge: string) {
+    return { rpID: this.settings.rpId, challenge: isoBase64URL.toBuffer(challenge), timeout: TIMEOUT_MS };
+  }
+
+  /** What both verifications check: the challenge, the origin, the rp id, and user verification. */
+  private expected(challengeMatches: (challenge: string) => boolean) {
+    return { expectedChallenge: challengeMatches, expectedOrigin: this.settings.origins, expectedRPID: this.settings.rpId, requireUserVerification: true };
+  }
+}
+
+/** The library throws for every response it refuses: each refusal is the same null. */
+async function refusedAsNull<T>(verify: () => Promise<T | null>): Promise<T | null> {
+  try {
+    return await verify();
+  } catch {
+    return null;
   }
 }

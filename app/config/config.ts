@@ -2,6 +2,9 @@ import * as v from 'valibot';
 import { randomBytes } from 'node:crypto';
 import type { CreditPack } from '../../core/billing/credit-pack';
 import { parseCreditPacks } from './ai-config';
+import { OIDC_SETTINGS, parseOidcSettings, type OidcConfig } from './oidc-config';
+import { STRIPE_SETTINGS, parseStripeSettings, type StripeConfig } from './stripe-config';
+import { intIn, nonEmpty, origins, secret, url } from './setting-schemas';
 import { describeUnknown, ignoredSettings, unknownSettings } from './unknown-settings';
 
 /**
@@ -40,13 +43,12 @@ export interface AppConfig {
   cronSecret: string;
   cronSessionRetentionDays: number;
   jwtSecretKey: string;
-  idp: { issuer: string; clientId: string; clientSecret: string } | undefined;
+  idp: OidcConfig | undefined;
   /** Emailed sign-in links (`/auth/email-link*`); off, both routes answer 404. */
   emailLinkSignIn: boolean;
   email: EmailConfig;
   passwordHashCost: number;
-  /** `apiBaseUrl`: another Stripe-compatible host (stripe-mock, a test double); undefined is Stripe's. */
-  stripe: { apiKey: string; webhookSecret: string; apiBaseUrl: string | undefined } | undefined;
+  stripe: StripeConfig | undefined;
   /** Set with APP_OPENAI_API_KEY; unset, the copilot answers FEATURE_DISABLED. `baseUrl`: any OpenAI-compatible server. */
   openai: { apiKey: string; model: string; baseUrl: string | undefined } | undefined;
   /** The AI copilot's billing: the meter its overage is reported on, and the credit packs on sale. */
@@ -84,33 +86,6 @@ type SecretSetting = 'APP_CRON_SECRET' | 'APP_JWT_SECRET_KEY';
 
 type Env = Record<string, string | undefined>;
 
-const intIn = (min: number, max: number) =>
-  v.pipe(
-    v.string(),
-    v.regex(/^\d+$/, 'must be a whole number'),
-    v.transform(Number),
-    v.number(),
-    v.minValue(min, `must be at least ${min}`),
-    v.maxValue(max, `must be at most ${max}`),
-  );
-
-const url = v.pipe(v.string(), v.url('must be a URL'), v.regex(/^https?:\/\//, 'must be an http(s) URL'));
-/** Comma-separated origins: `scheme://host[:port]`, nothing after. */
-const origins = v.pipe(
-  v.string(),
-  v.check(
-    (list: string) =>
-      list
-        .split(',')
-        .map((o) => o.trim().replace(/\/+$/, ''))
-        .filter((o) => o.length > 0)
-        .every((o) => /^https?:\/\/[^/?#\s]+$/.test(o)),
-    'must be a comma-separated list of origins such as https://app.example.com',
-  ),
-);
-const nonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
-const secret = v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'));
-
 const rawSchema = v.object({
   APP_ENVIRONMENT: v.optional(v.picklist(['dev', 'beta', 'prod'], 'must be dev, beta or prod'), 'dev'),
   APP_MODE: v.optional(v.picklist(['b2c', 'b2b'], 'must be b2c or b2b'), 'b2c'),
@@ -138,9 +113,7 @@ const rawSchema = v.object({
   APP_CRON_SECRET: v.optional(secret),
   APP_CRON_SESSION_RETENTION_DAYS: v.optional(intIn(0, 3650), '7'),
   APP_JWT_SECRET_KEY: v.optional(secret),
-  APP_IDP_ISSUER: v.optional(url, 'https://accounts.google.com'),
-  APP_IDP_CLIENT_ID: v.optional(nonEmpty),
-  APP_IDP_CLIENT_SECRET: v.optional(nonEmpty),
+  ...OIDC_SETTINGS,
   APP_EMAIL_LINK_SIGNIN: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'true'),
   APP_EMAIL_PROVIDER: v.optional(v.picklist(['stub', 'postmark', 'ses', 'azure'], 'must be stub, postmark, ses or azure')),
   APP_POSTMARK_API_KEY: v.optional(nonEmpty),
@@ -152,8 +125,7 @@ const rawSchema = v.object({
   APP_AZURE_CONNECTION_STRING: v.optional(v.pipe(v.string(), v.regex(/endpoint=.+;accesskey=.+/i, 'must be an Azure connection string'))),
   APP_AZURE_SENDER_ADDRESS: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
   APP_PASSWORD_HASH_COST: v.optional(intIn(4, 15), '11'),
-  APP_STRIPE_API_KEY: v.optional(nonEmpty),
-  APP_STRIPE_WEBHOOK_SECRET: v.optional(nonEmpty),
+  ...STRIPE_SETTINGS,
   APP_NAME: v.optional(v.pipe(nonEmpty, v.maxLength(100, 'must be at most 100 characters')), 'tenantkit'),
   APP_ENCRYPTION_KEY: v.optional(
     v.pipe(
@@ -163,7 +135,6 @@ const rawSchema = v.object({
   ),
   APP_EMAIL_RETENTION_DAYS: v.optional(intIn(0, 3650), '7'),
   APP_AUDIT_RETENTION_DAYS: v.optional(intIn(1, 3650), '365'),
-  APP_STRIPE_API_BASE_URL: v.optional(url),
   APP_OPENAI_API_KEY: v.optional(nonEmpty),
   APP_OPENAI_MODEL: v.optional(v.pipe(nonEmpty, v.maxLength(100, 'must be at most 100 characters')), 'gpt-5-mini'),
   APP_OPENAI_BASE_URL: v.optional(url),
@@ -257,20 +228,10 @@ function build(raw: Raw): LoadedConfig {
   const baseApiUrl = dev ? (raw.APP_BASE_API_URL ?? devApiUrl) : (require('APP_BASE_API_URL', raw.APP_BASE_API_URL) ?? '');
 
   const email = emailConfig(raw, dev, problems);
-  const idp =
-    raw.APP_IDP_CLIENT_ID && raw.APP_IDP_CLIENT_SECRET
-      ? { issuer: raw.APP_IDP_ISSUER, clientId: raw.APP_IDP_CLIENT_ID, clientSecret: raw.APP_IDP_CLIENT_SECRET }
-      : undefined;
-  if (Boolean(raw.APP_IDP_CLIENT_ID) !== Boolean(raw.APP_IDP_CLIENT_SECRET)) {
-    problems.push('APP_IDP_CLIENT_ID and APP_IDP_CLIENT_SECRET must be set together');
-  }
-  const stripe =
-    raw.APP_STRIPE_API_KEY && raw.APP_STRIPE_WEBHOOK_SECRET
-      ? { apiKey: raw.APP_STRIPE_API_KEY, webhookSecret: raw.APP_STRIPE_WEBHOOK_SECRET, apiBaseUrl: raw.APP_STRIPE_API_BASE_URL }
-      : undefined;
-  if (Boolean(raw.APP_STRIPE_API_KEY) !== Boolean(raw.APP_STRIPE_WEBHOOK_SECRET)) {
-    problems.push('APP_STRIPE_API_KEY and APP_STRIPE_WEBHOOK_SECRET must be set together');
-  }
+  const idp = parseOidcSettings(raw);
+  if ('problems' in idp) problems.push(...idp.problems);
+  const stripe = parseStripeSettings(raw);
+  if ('problems' in stripe) problems.push(...stripe.problems);
 
   const creditPacks = parseCreditPacks(raw.APP_AI_CREDIT_PACKS);
   if ('problems' in creditPacks) problems.push(...creditPacks.problems);
@@ -306,11 +267,11 @@ function build(raw: Raw): LoadedConfig {
     cronSecret,
     cronSessionRetentionDays: raw.APP_CRON_SESSION_RETENTION_DAYS,
     jwtSecretKey,
-    idp,
+    idp: 'value' in idp ? idp.value : undefined,
     emailLinkSignIn: raw.APP_EMAIL_LINK_SIGNIN === 'true',
     email,
     passwordHashCost: raw.APP_PASSWORD_HASH_COST,
-    stripe,
+    stripe: 'value' in stripe ? stripe.value : undefined,
     openai: raw.APP_OPENAI_API_KEY ? { apiKey: raw.APP_OPENAI_API_KEY, model: raw.APP_OPENAI_MODEL, baseUrl: raw.APP_OPENAI_BASE_URL } : undefined,
     ai: { meterEventName: raw.APP_STRIPE_AI_METER_EVENT, creditPacks: 'packs' in creditPacks ? creditPacks.packs : [] },
     logLevel: raw.APP_LOG_LEVEL,

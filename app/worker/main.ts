@@ -6,6 +6,7 @@ import { openInfrastructure } from '../container/infrastructure';
 import { TOKENS } from '../container/tokens';
 import { jobPeriods, keepSchedulesRegistered, recurringJobs } from '../jobs/jobs';
 import { createAppLogger, flushLogs } from '../logging';
+import { exitWhenClosed, onStopSignals, runMain } from '../process-exit';
 import { BullmqScheduler } from '../../adapters/bullmq/bullmq-scheduler';
 import { BullmqWorkerHost } from '../../adapters/bullmq/bullmq-worker';
 
@@ -66,27 +67,15 @@ async function main(): Promise<void> {
     }
     stopping = true;
     logger.info({ signal }, 'shutting down: waiting for the active jobs');
-    (async () => {
+    const closing = (async () => {
       await host.close();
       await scheduler.stop();
       await container.unbindAllAsync();
       await infra.close();
-    })().then(
-      () => {
-        logger.info('worker stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'unclean shutdown');
-        process.exit(1);
-      },
-    );
+    })();
+    exitWhenClosed(logger, closing, 'worker stopped');
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  onStopSignals(shutdown);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`tenantkit worker failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runMain('tenantkit worker', main);

@@ -72,8 +72,8 @@ describe('DeliverDueEmails', () => {
       await deliver.execute();
       const after = await state(id);
       if (after.status !== 'pending') return delays;
-      delays.push(after.nextAttemptAt.getTime() - before);
-      clock.set(after.nextAttemptAt);
+      delays.push(after.next_attempt_at.getTime() - before);
+      clock.set(after.next_attempt_at);
     }
     throw new Error('still pending after 50 runs');
   };
@@ -93,7 +93,7 @@ describe('DeliverDueEmails', () => {
     const deliver = useCase();
 
     expect(await deliver.execute()).toEqual({ sent: 3, retried: 0, dead: 0 });
-    for (const id of ids) expect(await state(id)).toMatchObject({ status: 'sent', attempts: 1, sentAt: clock.now() });
+    for (const id of ids) expect(await state(id)).toMatchObject({ status: 'sent', attempts: 1, sent_at: clock.now() });
     expect(mailer.calls.map((m) => m.to).sort()).toEqual(['a@example.test', 'b@example.test', 'c@example.test']);
     expect(new Set(mailer.calls.map((m) => m.idempotencyKey)).size).toBe(3);
     expect(logs.filter((l) => l.level === 'info' && l.message === 'email sent')).toHaveLength(3);
@@ -198,13 +198,13 @@ describe('DeliverDueEmails', () => {
     const deliver = useCase();
 
     expect(await deliver.execute()).toEqual({ sent: 0, retried: 1, dead: 0 });
-    const due = (await state(id)).nextAttemptAt;
+    const due = (await state(id)).next_attempt_at;
     clock.set(new Date(due.getTime() - 1));
     expect(await deliver.execute()).toEqual({ sent: 0, retried: 0, dead: 0 });
     expect(mailer.callsTo('flaky@example.test')).toBe(1);
     clock.set(due);
     expect(await deliver.execute()).toEqual({ sent: 1, retried: 0, dead: 0 });
-    expect(await state(id)).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
+    expect(await state(id)).toMatchObject({ status: 'sent', attempts: 2, last_error: null });
   });
 
   it('logs each retry as a warning with its delay and reason', async () => {
@@ -221,7 +221,7 @@ describe('DeliverDueEmails', () => {
         fields: { email_id: id, tag: 'verify-email', attempt: 1, kind: 'transient', reason: 'HTTP 503 from the provider', retry_in_ms: 500 },
       },
     ]);
-    expect((await state(id)).lastError).toBe('HTTP 503 from the provider');
+    expect((await state(id)).last_error).toBe('HTTP 503 from the provider');
   });
 
   it('dead-letters a permanent failure after ONE attempt, logs it, and never retries it', async () => {
@@ -230,7 +230,7 @@ describe('DeliverDueEmails', () => {
     const deliver = useCase();
 
     expect(await deliver.execute()).toEqual({ sent: 0, retried: 0, dead: 1 });
-    expect(await state(id)).toMatchObject({ status: 'dead', attempts: 1, lastError: 'HTTP 422 inactive recipient' });
+    expect(await state(id)).toMatchObject({ status: 'dead', attempts: 1, last_error: 'HTTP 422 inactive recipient' });
     expect(logs).toEqual([
       {
         level: 'error',

@@ -23,7 +23,7 @@ describe('outbox bodies and retention', () => {
     await delivery.markSent(a!.id, clock.now());
     await delivery.markDead(b!.id, 'rejected address');
     const rows = [...store.emailOutbox.values()];
-    expect(rows.map((r) => [r.to, r.subject, r.text === '', r.html === ''])).toEqual([
+    expect(rows.map((r) => [r.recipient, r.subject, r.text_body === '', r.html_body === ''])).toEqual([
       ['u0@example.com', 'Reset your password', true, true],
       ['u1@example.com', 'Reset your password', true, true],
       ['u2@example.com', 'Reset your password', false, false],
@@ -41,6 +41,6 @@ describe('outbox bodies and retention', () => {
     await expect(prune.execute()).resolves.toBe(0);
     clock.advance(1);
     await expect(prune.execute()).resolves.toBe(3);
-    expect([...store.emailOutbox.values()].map((r) => r.to)).toEqual(['u3@example.com', 'u4@example.com']);
+    expect([...store.emailOutbox.values()].map((r) => r.recipient)).toEqual(['u3@example.com', 'u4@example.com']);
   });
 });

@@ -38,7 +38,7 @@ function inMemoryAccounts(clock = new FakeClock(), store = new InMemoryStore({ c
       if (!token) throw new Error('no such token');
       return { createdAt: token.created_at, usedAt: token.used_at };
     },
-    enqueuedAt: async () => [...store.emailOutbox.values()].map((row) => row.createdAt),
+    enqueuedAt: async () => [...store.emailOutbox.values()].map((row) => row.created_at),
     teardown: async () => undefined,
   };
 }

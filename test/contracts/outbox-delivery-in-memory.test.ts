@@ -19,10 +19,17 @@ describeOutboxDeliveryStoreContract('in-memory', async () => {
       return Math.max(...memory.emailOutbox.keys());
     },
     async inspect(id) {
-      const state = await store.inspect(id);
-      const row = memory.emailOutbox.get(id);
-      if (!state || !row) throw new Error(`no outbox email ${id}`);
-      return { ...state, text: row.text, html: row.html };
+      const row = await store.inspect(id);
+      if (!row) throw new Error(`no outbox email ${id}`);
+      return {
+        status: row.status,
+        attempts: row.attempts,
+        nextAttemptAt: row.next_attempt_at,
+        lastError: row.last_error,
+        sentAt: row.sent_at,
+        text: row.text_body,
+        html: row.html_body,
+      };
     },
     teardown: async () => {},
   };

@@ -8,7 +8,7 @@ subscriptionRepositoryContract('in-memory', async () => {
     repository: new InMemorySubscriptionRepository(store),
     async newOrganization() {
       const id = store.nextId('organization');
-      store.organizations.set(id, { id, name: 'Acme', status: 'active', overageEnabled: false, requireMfa: false, createdAt: store.now(), updatedAt: store.now() });
+      store.organizations.set(id, { id, name: 'Acme', status: 'active', overage_enabled: false, require_mfa: false, created_at: store.now(), updated_at: store.now() });
       return id;
     },
     async deleteOrganization(organizationId) {

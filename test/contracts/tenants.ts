@@ -19,17 +19,17 @@ export function inMemoryTenants(store: InMemoryStore): Tenants {
     const now = store.now();
     store.users.set(id, {
       id,
-      organizationId,
+      organization_id: organizationId,
       email: `user${id}@example.test`,
-      passwordHash: null,
-      credentialsVersion: 0,
-      firstName: null,
-      lastName: null,
+      password_hash: null,
+      credentials_version: 0,
+      first_name: null,
+      last_name: null,
       role: 'member',
-      emailVerifiedAt: now,
+      email_verified_at: now,
       status: 'active',
-      createdAt: now,
-      updatedAt: now,
+      created_at: now,
+      updated_at: now,
     });
     return id;
   };
@@ -37,7 +37,7 @@ export function inMemoryTenants(store: InMemoryStore): Tenants {
     newUser,
     async newTenant() {
       const organizationId = store.nextId('organization');
-      store.organizations.set(organizationId, { id: organizationId, name: 'Acme', status: 'active', overageEnabled: false, requireMfa: false, createdAt: store.now(), updatedAt: store.now() });
+      store.organizations.set(organizationId, { id: organizationId, name: 'Acme', status: 'active', overage_enabled: false, require_mfa: false, created_at: store.now(), updated_at: store.now() });
       return { organizationId, userId: await newUser(organizationId) };
     },
     deleteOrganization: async (organizationId) => void store.deleteOrganization(organizationId),

@@ -2,6 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import type { TokenPurpose } from '../../../core/accounts/one-time-token-store.port';
 import type { RoleName } from '../../../core/access/role';
 import type { AccountStatus } from '../../../core/accounts/user';
+import type { OutboxEmailStatus } from '../../../core/email/outbox-delivery.port';
 
 /**
  * Accounts tables. These schemas are the single declaration of each table: migrations are
@@ -91,7 +92,7 @@ export const EmailOutboxSchema = defineEntity({
     textBody: p.text(),
     htmlBody: p.text(),
     tag: p.string().length(50).nullable(),
-    status: p.string().length(20).default('pending'),
+    status: p.string().$type<OutboxEmailStatus>().length(20).default('pending'),
     attempts: p.integer().default(0),
     nextAttemptAt: p.datetime().columnType('timestamptz'),
     lastError: p.text().nullable(),

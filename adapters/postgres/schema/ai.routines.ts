@@ -1,4 +1,5 @@
 import { Routine } from '@mikro-orm/core';
+import { columnsOf } from './columns';
 
 /**
  * The hard cap's three steps as PL/pgSQL functions, declared here once like the tables (MikroORM
@@ -208,23 +209,7 @@ export const AiRelease = new Routine({
 });
 
 /** The reservation's columns, in table order: what `ai_admit` returns after its own. */
-export const RESERVATION_COLUMNS = [
-  'id',
-  'organization_id',
-  'user_id',
-  'feature',
-  'model',
-  'period_start',
-  'allotment_limit',
-  'input_estimate',
-  'allotment_tokens',
-  'credit_tokens',
-  'overage_tokens',
-  'max_output_tokens',
-  'overage_allowed',
-  'created_at',
-  'expires_at',
-] as const;
+export const RESERVATION_COLUMNS = columnsOf('ai_reservation');
 
 /**
  * A copilot call's checks and its reservation in one statement (core's CopilotAdmission port):
