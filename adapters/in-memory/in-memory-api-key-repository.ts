@@ -58,6 +58,13 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     });
   }
 
+  findById(organizationId: number, id: number): Promise<ApiKey | null> {
+    return this.store.unitOfWork.exclusive(() => {
+      const row = this.rows.get(id);
+      return row?.organizationId === organizationId ? this.view(row) : null;
+    });
+  }
+
   findByHash(keyHash: string): Promise<ApiKeyPrincipal | null> {
     return this.store.unitOfWork.exclusive(() => {
       const row = [...this.rows.values()].find((candidate) => candidate.keyHash === keyHash);

@@ -30,6 +30,9 @@ const LIST = `select ${KEY_COLUMNS} from api_key k left join app_user u on u.id 
    where k.organization_id = $1 and ($2::timestamptz is null or (k.created_at, k.id) < ($2::timestamptz, $3::int))
    order by k.created_at desc, k.id desc limit $4`;
 
+const FIND_BY_ID = `select ${KEY_COLUMNS} from api_key k left join app_user u on u.id = k.created_by_user_id
+   where k.organization_id = $1 and k.id = $2`;
+
 // Runs on every request a key makes: one indexed lookup, fixed SQL, prepared once per connection.
 const FIND_PRINCIPAL: PreparedSql = {
   name: 'api_key_find_principal',
@@ -86,6 +89,11 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
       .returning(['id', 'name', 'role'])
       .executeTakeFirst();
     return row ? { id: row.id, name: row.name, role: row.role } : null;
+  }
+
+  async findById(organizationId: number, id: number): Promise<ApiKey | null> {
+    const [row] = await this.database.select<ApiKeyRow>(FIND_BY_ID, [organizationId, id]);
+    return row ? toApiKey(row) : null;
   }
 
   async findByHash(keyHash: string): Promise<ApiKeyPrincipal | null> {

@@ -18,6 +18,7 @@ const toInvitation = (row: InvitationRow): Invitation => ({
   role: row.role,
   tokenHash: row.token_hash,
   invitedByUserId: row.invited_by_user_id,
+  invitedByApiKeyId: row.invited_by_api_key_id,
   expiresAt: new Date(row.expires_at),
   acceptedAt: dateOrNull(row.accepted_at),
   revokedAt: dateOrNull(row.revoked_at),
@@ -46,6 +47,7 @@ export class PostgresInvitationRepository implements InvitationRepository {
           role: input.role,
           token_hash: input.tokenHash,
           invited_by_user_id: input.invitedByUserId,
+          invited_by_api_key_id: input.invitedByApiKeyId,
           expires_at: input.expiresAt,
           created_at: input.createdAt,
         })
@@ -83,7 +85,7 @@ export class PostgresInvitationRepository implements InvitationRepository {
       .selectFrom('invitation')
       .selectAll()
       .where(pending(now))
-      .where(inviterVouches)
+      .where(issuerVouches(now))
       .where('organization_id', '=', organizationId)
       .orderBy('created_at')
       .orderBy('id');
@@ -126,13 +128,21 @@ const pending =
 const precedence = (role: RawBuilder<unknown>) => sql`array_position(array[${sql.join(ROLES.map((name) => sql.lit(name)))}]::text[], ${role}::text)`;
 
 /**
- * `inviterVouches` as a condition on an invitation row: the inviter exists and is active, and
- * is a sys_admin or belongs to the organization and may grant the role (not sys_admin, and at
- * most their own precedence). The contract suite runs the same cases against the core rule.
+ * `inviterVouches` and `invitingKeyVouches` as a condition on an invitation row. A user issuer
+ * exists and is active, and is a sys_admin or belongs to the organization and may grant the role
+ * (not sys_admin, and at most their own precedence). A key issuer still exists (revoking deletes
+ * it), has not expired at `now`, belongs to the organization and may grant the role the same way.
+ * The contract suite runs the same cases against the core rules.
  */
-const inviterVouches = sql<boolean>`exists (
+const issuerVouches = (now: Date) => sql<boolean>`(exists (
   select 1 from app_user inviter
   where inviter.id = invitation.invited_by_user_id and inviter.status = 'active'
     and (inviter.role = 'sys_admin'
       or (inviter.organization_id = invitation.organization_id and invitation.role <> 'sys_admin'
-        and ${precedence(sql.ref('invitation.role'))} <= ${precedence(sql.ref('inviter.role'))})))`;
+        and ${precedence(sql.ref('invitation.role'))} <= ${precedence(sql.ref('inviter.role'))})))
+  or exists (
+  select 1 from api_key inviting_key
+  where inviting_key.id = invitation.invited_by_api_key_id
+    and (inviting_key.expires_at is null or inviting_key.expires_at > ${now})
+    and inviting_key.organization_id = invitation.organization_id and invitation.role <> 'sys_admin'
+    and ${precedence(sql.ref('invitation.role'))} <= ${precedence(sql.ref('inviting_key.role'))}))`;

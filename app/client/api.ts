@@ -798,7 +798,7 @@ export interface paths {
         };
         /**
          * List the pending invitations of the caller's organization
-         * @description Invitations that can be accepted, oldest first: neither accepted, revoked nor expired, and still vouched for by their inviter (one whose inviter was removed, suspended or demoted below the invited role is not listed, since accepting it is refused).
+         * @description Invitations that can be accepted, oldest first: neither accepted, revoked nor expired, and still vouched for by their inviter (one whose inviter was removed, suspended or demoted below the invited role, or whose inviting API key was revoked or has expired, is not listed, since accepting it is refused).
          *
          *     **Access:** `org_admin` or above (session cookie or API key).
          */
@@ -806,9 +806,9 @@ export interface paths {
         put?: never;
         /**
          * Invite an email into the caller's organization; emails a 7-day single-use link
-         * @description Emails a single-use link, valid 7 days, to join the caller's organization with `role`, which may not be above the caller's own. The answer never holds the token. 409 `EMAIL_ALREADY_EXISTS` when the email already has an account. `Location` names the new invitation.
+         * @description Emails a single-use link, valid 7 days, to join the caller's organization with `role`, which may not be above the caller's own (a member's, or an API key's). The answer never holds the token. 409 `EMAIL_ALREADY_EXISTS` when the email already has an account. `Location` names the new invitation. An invitation sent with an API key can be accepted only while that key is neither revoked nor expired.
          *
-         *     **Access:** `org_admin` or above (session cookie only).
+         *     **Access:** `org_admin` or above (session cookie or API key).
          */
         post: operations["createInvitation"];
         delete?: never;

@@ -61,6 +61,7 @@ export function idpModule(): ContainerModule {
         invitations: new IdpPendingInvitations({
           invitations: ctx.get(TOKENS.InvitationRepository),
           users: ctx.get(TOKENS.UserRepository),
+          apiKeys: ctx.get(TOKENS.ApiKeyRepository),
           organizations: ctx.get(TOKENS.OrganizationRepository),
           clock: ctx.get(TOKENS.Clock),
           unitOfWork: ctx.get(TOKENS.UnitOfWork),

@@ -36,6 +36,7 @@ export function organizationsModule(): ContainerModule {
         organizations: ctx.get(TOKENS.OrganizationRepository),
         sessions: ctx.get(TOKENS.SessionStore),
         invitations: ctx.get(TOKENS.InvitationRepository),
+        apiKeys: ctx.get(TOKENS.ApiKeyRepository),
         passwordHasher: ctx.get(TOKENS.PasswordHasher),
         tokenGenerator: ctx.get(TOKENS.TokenGenerator),
         tokenHasher: ctx.get(TOKENS.TokenHasher),

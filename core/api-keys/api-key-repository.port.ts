@@ -42,6 +42,8 @@ export interface ApiKeyRepository {
   list(organizationId: number, window?: ListWindow): Promise<ApiKey[]>;
   /** Deletes the key for good; returns what it was (id, name, role), or null when the organization had no such key. */
   revoke(organizationId: number, id: number): Promise<RevokedApiKey | null>;
+  /** The organization's key with that id, expired ones too; null when revoked or not the organization's. */
+  findById(organizationId: number, id: number): Promise<ApiKey | null>;
   /** The key with that hash and its organization's state, or null. Expired keys too: the caller compares `expiresAt`. */
   findByHash(keyHash: string): Promise<ApiKeyPrincipal | null>;
   /**

@@ -6,6 +6,7 @@ import { ChangeMemberRole } from './change-member-role.use-case';
 import { RemoveMember } from './remove-member.use-case';
 import { CreateInvitation } from './create-invitation.use-case';
 import { redeemInvitation } from './redeem-invitation';
+import { IdpPendingInvitations } from './idp-pending-invitations';
 import { NO_ORIGIN } from '../audit/audit-actor';
 
 async function invited(role: 'readonly' | 'member' | 'org_admin' = 'member') {
@@ -98,6 +99,40 @@ describe('AcceptInvitation', () => {
     await expect(accept.execute({ token: adminToken, password: 'password-123' })).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
     // A member may still grant member: that invitation keeps working.
     await expect(accept.execute({ token: memberToken, password: 'password-123' })).resolves.toMatchObject({ role: 'member' });
+  });
+
+  it("accepts an API key's invitation while the key is live, and refuses it once the key is revoked or expired", async () => {
+    const h = organizationsHarness();
+    const { organizationId, users: [admin] } = await h.anOrganization(['org_admin']);
+    const invite = new CreateInvitation(h.orgDeps);
+    const accept = new AcceptInvitation(h.orgPorts);
+    const live = await h.keyCaller(admin!, 'org_admin');
+    const revoked = await h.keyCaller(admin!, 'org_admin');
+    const expiring = await h.keyCaller(admin!, 'org_admin', new Date(h.clock.now().getTime() + 3_600_000));
+    await invite.execute(live, { email: 'live@example.com', role: 'org_admin' });
+    await invite.execute(revoked, { email: 'revoked@example.com', role: 'member' });
+    await invite.execute(expiring, { email: 'expiring@example.com', role: 'member' });
+    await h.apiKeys.revoke(organizationId, revoked.apiKeyId);
+    h.clock.advance(3_600_000);
+
+    await expect(accept.execute({ token: await h.invitationToken('live@example.com'), password: 'password-123' })).resolves.toMatchObject({ organizationId, role: 'org_admin' });
+    for (const email of ['revoked@example.com', 'expiring@example.com']) {
+      await expect(accept.execute({ token: await h.invitationToken(email), password: 'password-123' })).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+      await expect(h.ports.users.findByEmail(email)).resolves.toBeNull();
+    }
+    expect(await h.invitations.listAcceptable(organizationId, h.clock.now())).toEqual([]);
+  });
+
+  it("refuses a revoked key's invitation on the identity-provider path too", async () => {
+    const h = organizationsHarness();
+    const { organizationId, users: [admin] } = await h.anOrganization(['org_admin']);
+    const key = await h.keyCaller(admin!, 'org_admin');
+    const invitation = await new CreateInvitation(h.orgDeps).execute(key, { email: 'idp@example.com', role: 'member' });
+    const pending = new IdpPendingInvitations(h.orgPorts);
+    await h.apiKeys.revoke(organizationId, key.apiKeyId);
+
+    await expect(pending.acceptFor('idp@example.com', { firstName: null, lastName: null }, invitation.tokenHash, NO_ORIGIN)).rejects.toMatchObject({ reason: 'oauth_signup_closed' });
+    await expect(h.ports.users.findByEmail('idp@example.com')).resolves.toBeNull();
   });
 
   it('refuses to join a suspended organization, and keeps the invitation for when it is active again', async () => {

@@ -21,7 +21,7 @@ export interface AcceptInvitationInput {
  */
 export class AcceptInvitation {
   constructor(
-    private readonly deps: Pick<OrganizationsDeps, 'invitations' | 'users' | 'organizations' | 'clock' | 'unitOfWork' | 'passwordHasher' | 'tokenHasher' | 'audit'>,
+    private readonly deps: Pick<OrganizationsDeps, 'invitations' | 'users' | 'apiKeys' | 'organizations' | 'clock' | 'unitOfWork' | 'passwordHasher' | 'tokenHasher' | 'audit'>,
   ) {}
 
   async execute(input: AcceptInvitationInput): Promise<RedeemedInvitation> {

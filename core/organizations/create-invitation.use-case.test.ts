@@ -23,6 +23,30 @@ describe('CreateInvitation', () => {
     expect(email?.text).toContain('Acme');
   });
 
+  it('lets an API key invite up to its own role, recording the key as the issuer; the email names the organization', async () => {
+    const h = organizationsHarness();
+    const { organizationId, users: [admin] } = await h.anOrganization(['org_admin'], 'Acme');
+    const key = await h.keyCaller(admin!, 'org_admin');
+
+    const invitation = await new CreateInvitation(h.orgDeps).execute(key, { email: 'new@example.com', role: 'org_admin' });
+
+    expect(invitation).toMatchObject({ organizationId, role: 'org_admin', invitedByUserId: null, invitedByApiKeyId: key.apiKeyId });
+    const [email] = await h.outbox.pending();
+    expect(email?.text).toContain('join the organization named “Acme”');
+    expect(await h.invitations.listAcceptable(organizationId, h.clock.now())).toEqual([invitation]);
+  });
+
+  it('refuses an API key an invitation above its role, and a readonly key any invitation, as for members', async () => {
+    const h = organizationsHarness();
+    const { users: [admin] } = await h.anOrganization(['org_admin']);
+    const invite = new CreateInvitation(h.orgDeps);
+
+    await expect(invite.execute(await h.keyCaller(admin!, 'member'), { email: 'x@example.com', role: 'member' })).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    await expect(invite.execute(await h.keyCaller(admin!, 'readonly'), { email: 'x@example.com', role: 'readonly' })).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    await expect(invite.execute(await h.keyCaller(admin!, 'org_admin'), { email: 'x@example.com', role: 'sys_admin' })).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    expect(await h.outbox.pending()).toEqual([]);
+  });
+
   it('replaces the pending invitation when the same email is invited again', async () => {
     const h = organizationsHarness();
     const { users: [admin] } = await h.anOrganization(['org_admin']);

@@ -1,4 +1,4 @@
-import type { UserCaller } from '../access/caller';
+import type { Caller } from '../access/caller';
 import type { RoleName } from '../access/role';
 import { normalizeEmail } from '../accounts/user';
 import { DomainError, resourceNotFound } from '../shared/domain-error';
@@ -23,7 +23,8 @@ export const INVITATION_LIMITS = {
 } as const satisfies Record<string, { bucket: string; rule: RateRule }>;
 
 /**
- * Invites an email into the caller's organization with a role no higher than the caller's own.
+ * Invites an email into the caller's organization with a role no higher than the caller's own
+ * (a member's, or an API key's: the invitation then stands while the key is live).
  * An address that already has an account gets EMAIL_ALREADY_EXISTS (a user belongs to one
  * organization); that answer costs a full password-hash comparison, as a login attempt does, so
  * probing addresses here is no cheaper than probing them at login. Inviting the same address
@@ -48,7 +49,7 @@ export class CreateInvitation {
     >,
   ) {}
 
-  async execute(caller: UserCaller, input: { email: string; role: RoleName }): Promise<Invitation> {
+  async execute(caller: Caller, input: { email: string; role: RoleName }): Promise<Invitation> {
     requireRole(caller, 'org_admin');
     assertMayGrant(caller.role, input.role);
     const email = normalizeEmail(input.email);

@@ -11,7 +11,7 @@ import type { AuditOrigin } from '../audit/audit-event';
  * for the user's choice of organization.
  */
 export class IdpPendingInvitations implements PendingInvitations {
-  constructor(private readonly ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'organizations' | 'clock' | 'unitOfWork' | 'audit'>) {}
+  constructor(private readonly ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'apiKeys' | 'organizations' | 'clock' | 'unitOfWork' | 'audit'>) {}
 
   async acceptFor(
     email: string,

@@ -1,5 +1,6 @@
 import type { RoleName } from '../access/role';
 import type { User } from '../accounts/user';
+import type { ApiKey } from '../api-keys/api-key';
 import { mayGrant } from './membership-rules';
 
 /** An invitation link works for 7 days, once. */
@@ -13,8 +14,12 @@ export interface Invitation {
   role: RoleName;
   /** SHA-256 of the emailed token; the token itself is never stored. Never sent to clients. */
   tokenHash: string;
-  /** Null once the inviting user has been removed. */
+  /**
+   * Who issued it: a member (`invitedByUserId`) or an organization API key (`invitedByApiKeyId`),
+   * never both. The one that was set becomes null once that user is removed or that key revoked.
+   */
   invitedByUserId: number | null;
+  invitedByApiKeyId: number | null;
   expiresAt: Date;
   acceptedAt: Date | null;
   revokedAt: Date | null;
@@ -40,4 +45,18 @@ export const inviterVouches = (invitation: Pick<Invitation, 'organizationId' | '
   if (!inviter || inviter.status !== 'active') return false;
   if (inviter.role === 'sys_admin') return true;
   return inviter.organizationId === invitation.organizationId && mayGrant(inviter.role, invitation.role);
+};
+
+/** What an invitation needs to know of the API key that sent it. */
+export type InvitingKey = Pick<ApiKey, 'organizationId' | 'role' | 'expiresAt'>;
+
+/**
+ * The same rule for an invitation an API key issued: the key carries the authority, so the
+ * invitation is good only while the key is live (not revoked: `null`; not expired at `now`),
+ * belongs to the invitation's organization, and its role may grant the invited role. A key's role
+ * never changes, so revoking or expiring the key is what voids its pending invitations.
+ */
+export const invitingKeyVouches = (invitation: Pick<Invitation, 'organizationId' | 'role'>, key: InvitingKey | null, now: Date): boolean => {
+  if (!key || (key.expiresAt !== null && key.expiresAt.getTime() <= now.getTime())) return false;
+  return key.organizationId === invitation.organizationId && mayGrant(key.role, invitation.role);
 };

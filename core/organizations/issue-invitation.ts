@@ -1,5 +1,5 @@
 import { addSeconds } from '../shared/clock.port';
-import type { UserCaller } from '../access/caller';
+import type { Caller } from '../access/caller';
 import { eventBy } from '../audit/audit-actor';
 import type { RoleName } from '../access/role';
 import type { Organization } from '../accounts/user';
@@ -13,8 +13,11 @@ export interface InvitationRequest {
   /** Already normalized. */
   email: string;
   role: RoleName;
-  /** Who invites, always a member: the invitation carries their authority, and the audit log names them. */
-  invitedBy: UserCaller;
+  /**
+   * Who invites: a member or an organization API key. The invitation carries its authority (see
+   * inviterVouches and invitingKeyVouches), and the audit log names it.
+   */
+  invitedBy: Caller;
 }
 
 /**
@@ -41,7 +44,8 @@ export async function issueInvitation(
     email: request.email,
     role: request.role,
     tokenHash: ports.tokenHasher.hash(token),
-    invitedByUserId: request.invitedBy.userId,
+    invitedByUserId: request.invitedBy.kind === 'user' ? request.invitedBy.userId : null,
+    invitedByApiKeyId: request.invitedBy.kind === 'api_key' ? request.invitedBy.apiKeyId : null,
     expiresAt: addSeconds(now, INVITATION_TTL_SECONDS),
     createdAt: now,
   });

@@ -55,6 +55,19 @@ describe('audit events of invitations', () => {
     expect(JSON.stringify(events)).not.toContain(token);
   });
 
+  it('invitation.created by an API key names the key as its actor, and member.joined names the key as the inviter', async () => {
+    const { h, organizationId, newEvents } = await world();
+    const admin = (await h.ports.users.listByOrganization(organizationId)).find((user) => user.role === 'org_admin');
+    const key = await h.keyCaller(admin!, 'org_admin');
+    const invitation = await new CreateInvitation(h.orgDeps).execute(key, { email: 'by-key@example.com', role: 'member' });
+    const { userId } = await new AcceptInvitation(h.orgDeps).execute({ token: await h.invitationToken('by-key@example.com'), password: 'a good password', origin: ORIGIN });
+
+    expect(await newEvents()).toMatchObject([
+      { action: 'invitation.created', actor: { type: 'api_key', id: key.apiKeyId }, target: { type: 'invitation', id: String(invitation.id) }, details: { email: 'by-key@example.com', role: 'member' } },
+      { action: 'member.joined', actor: { id: userId }, details: { invitation_id: invitation.id, invited_by: null, invited_by_api_key: key.apiKeyId } },
+    ]);
+  });
+
   it('inviting an address again names the pending invitation the new one replaces', async () => {
     const { h, admin, since, newEvents } = await world();
     const first = await new CreateInvitation(h.orgDeps).execute(admin, { email: 'again@example.com', role: 'member' });

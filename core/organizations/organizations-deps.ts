@@ -1,4 +1,5 @@
 import type { AccountsPorts, AccountsSettings } from '../accounts/accounts-deps';
+import type { ApiKeyRepository } from '../api-keys/api-key-repository.port';
 import type { RateLimiter } from '../shared/rate-limiter.port';
 import type { InvitationRepository } from './invitation-repository.port';
 import type { Logger } from '../shared/logger.port';
@@ -7,6 +8,8 @@ import type { MeteredBilling } from './metered-billing.port';
 /** The accounts ports plus invitations; each use case takes the `Pick` it needs. */
 export interface OrganizationsPorts extends Omit<AccountsPorts, 'tokens'> {
   invitations: InvitationRepository;
+  /** Read when an API key's invitation is accepted: it stands only while the key does. */
+  apiKeys: Pick<ApiKeyRepository, 'findById'>;
 }
 
 /** What the invitation email needs to build its link. */

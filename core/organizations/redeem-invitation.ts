@@ -1,6 +1,6 @@
 import type { RoleName } from '../access/role';
 import { DomainError } from '../shared/domain-error';
-import { inviterVouches, type Invitation } from './invitation';
+import { invitingKeyVouches, inviterVouches, type Invitation } from './invitation';
 import type { OrganizationsPorts } from './organizations-deps';
 import type { AuditOrigin } from '../audit/audit-event';
 import { userActor } from '../audit/audit-actor';
@@ -33,16 +33,18 @@ export interface RedeemedInvitation {
  *
  * An invitation carries its inviter's authority, so that authority is checked again here, when
  * it is used (`inviterVouches`): an inviter who was removed, suspended or demoted below the
- * invited role since no longer vouches for it (INVALID_TOKEN). A suspended organization takes no new members
+ * invited role since no longer vouches for it (INVALID_TOKEN); nor does an API key that was
+ * revoked or has expired since (`invitingKeyVouches`). A suspended organization takes no new members
  * (ACCOUNT_SUSPENDED, as its logins get).
  */
 export async function redeemInvitation(
-  ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'organizations' | 'clock' | 'unitOfWork' | 'audit'>,
+  ports: Pick<OrganizationsPorts, 'invitations' | 'users' | 'apiKeys' | 'organizations' | 'clock' | 'unitOfWork' | 'audit'>,
   input: RedeemInvitationInput,
 ): Promise<RedeemedInvitation> {
   return ports.unitOfWork.transaction(async () => {
-    const invitation = await ports.invitations.consume(input.tokenHash, ports.clock.now());
-    if (!invitation || !(await inviterStillVouches(ports, invitation))) {
+    const now = ports.clock.now();
+    const invitation = await ports.invitations.consume(input.tokenHash, now);
+    if (!invitation || !(await issuerStillVouches(ports, invitation, now))) {
       throw new DomainError('INVALID_TOKEN', 'This invitation is invalid or has expired');
     }
     const organization = await ports.organizations.findById(invitation.organizationId);
@@ -65,13 +67,22 @@ export async function redeemInvitation(
       actor: userActor(user.id),
       target: { type: 'user', id: String(user.id) },
       origin: input.origin,
-      details: { role: invitation.role, invitation_id: invitation.id, invited_by: invitation.invitedByUserId, via: input.via },
+      details: {
+        role: invitation.role,
+        invitation_id: invitation.id,
+        invited_by: invitation.invitedByUserId,
+        ...(invitation.invitedByApiKeyId === null ? {} : { invited_by_api_key: invitation.invitedByApiKeyId }),
+        via: input.via,
+      },
     });
     return { userId: user.id, organizationId: invitation.organizationId, role: invitation.role };
   });
 }
 
-async function inviterStillVouches(ports: Pick<OrganizationsPorts, 'users'>, invitation: Invitation): Promise<boolean> {
+async function issuerStillVouches(ports: Pick<OrganizationsPorts, 'users' | 'apiKeys'>, invitation: Invitation, now: Date): Promise<boolean> {
+  if (invitation.invitedByApiKeyId !== null) {
+    return invitingKeyVouches(invitation, await ports.apiKeys.findById(invitation.organizationId, invitation.invitedByApiKeyId), now);
+  }
   const inviter = invitation.invitedByUserId === null ? null : await ports.users.findById(invitation.invitedByUserId);
   return inviterVouches(invitation, inviter);
 }

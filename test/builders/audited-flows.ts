@@ -5,6 +5,7 @@ import type { Database } from '../../adapters/postgres/database';
 import { PostgresAuditLog } from '../../adapters/postgres/postgres-audit-log';
 import { PostgresCreditLedger } from '../../adapters/postgres/postgres-credit-ledger';
 import { PostgresEmailOutbox } from '../../adapters/postgres/postgres-email-outbox';
+import { PostgresApiKeyRepository } from '../../adapters/postgres/postgres-api-key-repository';
 import { PostgresInvitationRepository } from '../../adapters/postgres/postgres-invitation-repository';
 import { PostgresOrganizationRepository } from '../../adapters/postgres/postgres-organization-repository';
 import { PostgresSessionStore } from '../../adapters/postgres/postgres-session-store';
@@ -256,6 +257,7 @@ export function postgresAuditWorld(database: Database, clock: FakeClock, faults 
         organizations: new PostgresOrganizationRepository(database),
         sessions: new PostgresSessionStore(database),
         invitations: new PostgresInvitationRepository(database),
+        apiKeys: new PostgresApiKeyRepository(database),
         passwordHasher: new PlainPasswordHasher(),
         tokenHasher: new Sha256TokenHasher(),
         outbox: new PostgresEmailOutbox(database),

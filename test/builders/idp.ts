@@ -3,6 +3,7 @@ import { JoseStateSigner } from '../../adapters/crypto/jose-state-signer';
 import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { InMemoryIdentityLinkRepository } from '../../adapters/in-memory/in-memory-identity-link-repository';
 import { InMemoryIdpLoginFlowStore } from '../../adapters/in-memory/in-memory-idp-login-flow-store';
+import { InMemoryApiKeyRepository } from '../../adapters/in-memory/in-memory-api-key-repository';
 import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory-invitation-repository';
 import type { AccountsSettings } from '../../core/accounts/accounts-deps';
 import type { PasswordHasher } from '../../core/accounts/crypto.port';
@@ -34,7 +35,7 @@ export function idpHarness(options: { mode?: AccountsSettings['mode']; withInvit
     flows,
     links,
     secretBox: new AesGcmSecretBox('tenantkit:idp-flow'),
-    ...(options.withInvitations === false ? {} : { invitations: new IdpPendingInvitations({ ...h.ports, invitations }) }),
+    ...(options.withInvitations === false ? {} : { invitations: new IdpPendingInvitations({ ...h.ports, invitations, apiKeys: new InMemoryApiKeyRepository(h.store) }) }),
   };
   const deps: IdpLoginDeps = { ...ports, settings: h.settings, signInCompletion: h.signInCompletion, failedSignIns: h.failedSignIns, logger };
   const start = new StartIdpLogin(deps);
@@ -68,6 +69,7 @@ export function idpHarness(options: { mode?: AccountsSettings['mode']; withInvit
       role,
       tokenHash: h.ports.tokenHasher.hash(token),
       invitedByUserId: inviter.id,
+      invitedByApiKeyId: null,
       expiresAt: new Date(now.getTime() + expiresInMs),
       createdAt: now,
     });

@@ -1,10 +1,12 @@
 import { recordingLogger } from '../support/recording-logger';
 import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory-invitation-repository';
+import { InMemoryApiKeyRepository } from '../../adapters/in-memory/in-memory-api-key-repository';
 import { InMemorySubscriptionRepository } from '../../adapters/in-memory/in-memory-subscription-repository';
 import { BoundedMemoryRateLimiter } from '../../adapters/rate-limit/bounded-memory-rate-limiter';
 import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
-import type { UserCaller } from '../../core/access/caller';
+import type { ApiKeyCaller, UserCaller } from '../../core/access/caller';
+import type { ApiKeyRole } from '../../core/api-keys/api-key';
 import type { RoleName } from '../../core/access/role';
 import type { User } from '../../core/accounts/user';
 import type { OrganizationsDeps, OrganizationsPorts } from '../../core/organizations/organizations-deps';
@@ -17,6 +19,10 @@ export interface OrganizationsHarness extends AccountsHarness {
   invitations: InMemoryInvitationRepository;
   /** The organizations' subscriptions, on the same store (what `orgDeps.meteredBilling` reads). */
   subscriptions: InMemorySubscriptionRepository;
+  /** The organizations' API keys, on the same store (what `orgPorts.apiKeys` reads). */
+  apiKeys: InMemoryApiKeyRepository;
+  /** A new key of `creator`'s organization with `role`, and the ApiKeyCaller a request with it yields. */
+  keyCaller(creator: User, role: ApiKeyRole, expiresAt?: Date | null): Promise<ApiKeyCaller>;
   /** In-memory counters, fresh per harness. */
   limiter: RateLimiter;
   /** A new organization with one verified user per role given, in that order. */
@@ -34,7 +40,8 @@ export function organizationsHarness(): OrganizationsHarness {
   const base = accountsHarness();
   const invitations = new InMemoryInvitationRepository(base.store);
   const { tokens: _tokens, ...accounts } = base.ports;
-  const orgPorts: OrganizationsPorts = { ...accounts, invitations };
+  const apiKeys = new InMemoryApiKeyRepository(base.store);
+  const orgPorts: OrganizationsPorts = { ...accounts, invitations, apiKeys };
   const authenticateSession = new AuthenticateSession(base.ports);
   const limiter = new BoundedMemoryRateLimiter(base.clock);
   const subscriptions = new InMemorySubscriptionRepository(base.store);
@@ -43,6 +50,7 @@ export function organizationsHarness(): OrganizationsHarness {
     ...base,
     orgPorts,
     invitations,
+    apiKeys,
     subscriptions,
     limiter,
     orgDeps: { ...orgPorts, rateLimiter: limiter, settings: base.settings, logger: recordingLogger(), meteredBilling: subscriptions },
@@ -61,6 +69,20 @@ export function organizationsHarness(): OrganizationsHarness {
       const session = current && (await base.issuer.issue(signInOf(current)));
       if (!session) throw new Error(`user ${user.id} cannot get a session`);
       return { ...(await authenticateSession.execute(session.token)), origin: TEST_ORIGIN, token: session.token };
+    },
+    async keyCaller(creator, role, expiresAt = null) {
+      counter += 1;
+      const key = await apiKeys.create({
+        organizationId: creator.organizationId,
+        name: `key ${counter}`,
+        role,
+        prefix: 'tk_abcdefg',
+        keyHash: base.ports.tokenHasher.hash(`key-${counter}`),
+        createdByUserId: creator.id,
+        createdAt: base.clock.now(),
+        expiresAt,
+      });
+      return { kind: 'api_key', apiKeyId: key.id, organizationId: key.organizationId, role, mfaSatisfied: true, origin: TEST_ORIGIN };
     },
     authenticate: (token) => authenticateSession.execute(token),
     invitationToken: (to) => base.tokenFromEmail(to, '/invite/accept'),

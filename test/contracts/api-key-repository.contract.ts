@@ -101,6 +101,15 @@ export function describeApiKeyRepositoryContract(name: string, setup: () => Prom
       expect(await h.apiKeys.list(acme)).toEqual([]);
     });
 
+    it("finds its own organization's key by id, expired too, until it is revoked", async () => {
+      const key = await h.apiKeys.create(aNewKey(acme, admin.id, { role: 'org_admin', expiresAt: at(-1) }));
+
+      expect(await h.apiKeys.findById(acme, key.id)).toEqual(key);
+      expect(await h.apiKeys.findById(globex, key.id)).toBeNull();
+      await h.apiKeys.revoke(acme, key.id);
+      expect(await h.apiKeys.findById(acme, key.id)).toBeNull();
+    });
+
     it('keeps a key whose creator is deleted, with no creator', async () => {
       const input = aNewKey(acme, admin.id);
       await h.apiKeys.create(input);

@@ -6,12 +6,16 @@ import type { UnitOfWork } from '../../core/shared/unit-of-work.port';
 import { aNewUser, aTokenHash } from './user-repository.contract';
 import { expectWindowsWalkTheList } from './list-window';
 import type { RoleName } from '../../core/access/role';
-import { inviterVouches } from '../../core/organizations/invitation';
+import { invitingKeyVouches, inviterVouches } from '../../core/organizations/invitation';
+import type { ApiKeyRepository } from '../../core/api-keys/api-key-repository.port';
+import type { ApiKeyRole } from '../../core/api-keys/api-key';
 
 export interface InvitationRepositoryHarness {
   invitations: InvitationRepository;
   organizations: OrganizationRepository;
   users: UserRepository;
+  /** Where the keys that issue invitations live. */
+  apiKeys: ApiKeyRepository;
   unitOfWork: UnitOfWork;
   /** No port deletes organizations; the harness does it the store's way, to check the cascade. */
   deleteOrganization(id: number): Promise<void>;
@@ -41,6 +45,7 @@ export function describeInvitationRepositoryContract(name: string, setup: () => 
         role: 'member',
         tokenHash: aTokenHash(),
         invitedByUserId: inviterId,
+        invitedByApiKeyId: null,
         expiresAt: at(WEEK_MINUTES),
         createdAt: T0,
         ...overrides,
@@ -65,6 +70,7 @@ export function describeInvitationRepositoryContract(name: string, setup: () => 
         role: 'readonly',
         tokenHash: aTokenHash(),
         invitedByUserId: inviterId,
+        invitedByApiKeyId: null,
         expiresAt: at(WEEK_MINUTES),
         createdAt: T0,
       };
@@ -182,6 +188,57 @@ export function describeInvitationRepositoryContract(name: string, setup: () => 
         const inviter = invitation.invitedByUserId === null ? null : await h.users.findById(invitation.invitedByUserId);
         expect(inviterVouches(invitation, inviter)).toBe(expected);
       }
+    });
+
+    const aKey = async (role: ApiKeyRole, expiresAt: Date | null = null, organizationId = orgId) =>
+      h.apiKeys.create({
+        organizationId,
+        name: `key ${(sequence += 1)}`,
+        role,
+        prefix: 'tk_abcdefg',
+        keyHash: aTokenHash(),
+        createdByUserId: organizationId === orgId ? inviterId : otherInviterId,
+        createdAt: T0,
+        expiresAt,
+      });
+
+    it('records an API key as the issuer, and lists its invitations only while the key is live and reaches their role', async () => {
+      const live = await aKey('org_admin');
+      const member = await aKey('member');
+      const expiring = await aKey('org_admin', at(4));
+      const revoked = await aKey('org_admin');
+      const foreign = await aKey('org_admin', null, otherOrgId);
+      const byKey = (keyId: number, role: RoleName, minute: number) => invite({ invitedByUserId: null, invitedByApiKeyId: keyId, role, createdAt: at(minute) });
+      const cases = [
+        { listed: true, invitation: await byKey(live.id, 'org_admin', 1) },
+        { listed: true, invitation: await byKey(member.id, 'readonly', 2) },
+        { listed: false, invitation: await byKey(member.id, 'org_admin', 3) },
+        { listed: false, invitation: await byKey(live.id, 'sys_admin', 4) },
+        { listed: false, invitation: await byKey(expiring.id, 'member', 5) },
+        { listed: false, invitation: await byKey(revoked.id, 'member', 6) },
+        { listed: false, invitation: await byKey(foreign.id, 'member', 7) },
+      ];
+      expect(cases[0]!.invitation).toMatchObject({ invitedByUserId: null, invitedByApiKeyId: live.id });
+      // Revoking deletes the key; its invitations stay, no longer naming it.
+      await h.apiKeys.revoke(orgId, revoked.id);
+      await expect(h.invitations.findPendingByTokenHash(cases[5]!.invitation.tokenHash, at(8))).resolves.toMatchObject({ invitedByApiKeyId: null });
+
+      const now = at(8);
+      const listed = (await h.invitations.listAcceptable(orgId, now)).map((i) => i.id);
+      expect(listed).toEqual(cases.filter((c) => c.listed).map((c) => c.invitation.id));
+      // The same verdicts as the rule that accepting applies, on what the store gives back.
+      for (const { listed: expected, invitation } of cases) {
+        const stored = await h.invitations.findPendingByTokenHash(invitation.tokenHash, now);
+        const key = stored?.invitedByApiKeyId == null ? null : await h.apiKeys.findById(stored.organizationId, stored.invitedByApiKeyId);
+        expect(invitingKeyVouches(invitation, key, now)).toBe(expected);
+      }
+      // Before its expiry, the expiring key still vouched.
+      expect((await h.invitations.listAcceptable(orgId, at(3))).map((i) => i.id)).toContain(cases[4]!.invitation.id);
+    });
+
+    it('refuses an invitation naming both a user and an API key as its issuer', async () => {
+      const key = await aKey('org_admin');
+      await expect(invite({ invitedByApiKeyId: key.id })).rejects.toThrow();
     });
 
     it('lists only the organization’s pending invitations, oldest first', async () => {

@@ -1,3 +1,4 @@
+import { InMemoryApiKeyRepository } from '../../adapters/in-memory/in-memory-api-key-repository';
 import { InMemoryInvitationRepository } from '../../adapters/in-memory/in-memory-invitation-repository';
 import { InMemoryOrganizationRepository } from '../../adapters/in-memory/in-memory-organization-repository';
 import { InMemoryStore } from '../../adapters/in-memory/in-memory-store';
@@ -10,6 +11,7 @@ describeInvitationRepositoryContract('in-memory', async () => {
     invitations: new InMemoryInvitationRepository(store),
     organizations: new InMemoryOrganizationRepository(store),
     users: new InMemoryUserRepository(store),
+    apiKeys: new InMemoryApiKeyRepository(store),
     unitOfWork: store.unitOfWork,
     async deleteOrganization(id: number) {
       await store.unitOfWork.exclusive(() => store.deleteOrganization(id));

@@ -3,6 +3,7 @@ import { createApiClient, CookieJar, type ApiClient } from '../../app/client/ind
 import type { RoleName } from '../../core/access/role';
 import { apiSuite, type ApiCaller } from '../support/api-suite';
 import { expectApiError } from '../support/http-assertions';
+import { tokenFromEmail } from '../support/mailbox';
 
 /** Organization API keys end to end, through the generated client. */
 describe('organization API keys over HTTP', () => {
@@ -82,13 +83,53 @@ describe('organization API keys over HTTP', () => {
       await api.POST('/auth/logout'),
       await api.GET('/api-keys'),
       await api.POST('/api-keys', { body: { name: 'child', role: 'readonly' } }),
-      await api.POST('/invitations', { body: { email: 'new@example.test', role: 'member' } }),
       await api.GET('/organizations'),
       await api.GET('/settings/system'),
     ]) {
       expect(expectApiError(result, 403, 'ACCESS_DENIED')).toMatchObject({ reason: 'api_key_not_accepted' });
     }
     expect((await api.GET('/members')).response.status).toBe(200);
+  });
+
+  it('invites with a key up to its role; the invitee joins with that role, until the key is revoked', async () => {
+    const admin = await as('org_admin');
+    const key = await keyFor(admin, 'org_admin');
+    const api = keyed(key.key);
+    const email = `by-key-${Date.now()}@example.test`;
+
+    const created = await api.POST('/invitations', { body: { email, role: 'org_admin' } });
+    expect(created.response.status).toBe(201);
+    expect(created.data).toEqual({ id: expect.any(Number), email, role: 'org_admin', organization_id: admin.organizationId, expires_at: expect.any(String), created_at: expect.any(String) });
+    expect(created.response.headers.get('Location')).toBe(`/invitations/${created.data!.id}`);
+    const accepted = await createApiClient(suite.app.url, new CookieJar()).POST('/invitations/accept', {
+      body: { token: await tokenFromEmail(suite.app, email, '/invite/accept'), password: 'password-123' },
+    });
+    expect(accepted.response.status).toBe(201);
+    const joined = (await admin.api.GET('/members')).data!.find((member) => member.user_id === accepted.data!.user_id);
+    expect(joined).toMatchObject({ email, role: { name: 'org_admin' } });
+    const events = (await admin.api.GET('/audit-events', { params: { query: { action: 'invitation.created' } } })).data!;
+    expect(events[0]).toMatchObject({ actor: { type: 'api_key', id: key.id }, target: { type: 'invitation', id: String(created.data!.id) } });
+
+    // Revoking the key voids what it sent that is still pending: not listed, not acceptable.
+    const later = `later-${email}`;
+    expect((await api.POST('/invitations', { body: { email: later, role: 'member' } })).response.status).toBe(201);
+    const token = await tokenFromEmail(suite.app, later, '/invite/accept');
+    expect((await admin.api.GET('/invitations')).data!.map((invitation) => invitation.email)).toEqual([later]);
+    expect((await admin.api.DELETE('/api-keys/{api_key_id}', { params: { path: { api_key_id: key.id } } })).response.status).toBe(204);
+    expect((await admin.api.GET('/invitations')).data).toEqual([]);
+    expectApiError(await createApiClient(suite.app.url, new CookieJar()).POST('/invitations/accept', { body: { token, password: 'password-123' } }), 400, 'INVALID_TOKEN');
+  });
+
+  it('refuses an invitation to a readonly key and one above a member key, as to such members', async () => {
+    const admin = await as('org_admin');
+    const reader = keyed((await keyFor(admin, 'readonly')).key);
+    const member = keyed((await keyFor(admin, 'member', 'member')).key);
+    const readonlyUser = await as('readonly', admin.organizationId);
+
+    expectApiError(await readonlyUser.api.POST('/invitations', { body: { email: 'no@example.test', role: 'readonly' } }), 403, 'ACCESS_DENIED');
+    expectApiError(await reader.POST('/invitations', { body: { email: 'no@example.test', role: 'readonly' } }), 403, 'ACCESS_DENIED');
+    expectApiError(await member.POST('/invitations', { body: { email: 'no@example.test', role: 'org_admin' } }), 403, 'ACCESS_DENIED');
+    expect((await admin.api.GET('/invitations')).data).toEqual([]);
   });
 
   it('refuses unknown, revoked and expired keys and keys of a suspended organization with 401; revocation takes effect on the next request', async () => {

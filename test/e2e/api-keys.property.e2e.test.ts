@@ -101,6 +101,7 @@ describe('organization API keys, as properties', () => {
     );
   });
 
+  let invitee = 0;
   /** Operations a key may be sent, with the lowest role each accepts. */
   const OPERATIONS: Array<{ name: string; role: RoleName; call(api: ApiClient): Promise<{ response: Response }> }> = [
     { name: 'listProjects', role: 'readonly', call: (api) => api.GET('/projects') },
@@ -109,6 +110,8 @@ describe('organization API keys, as properties', () => {
     { name: 'getUsageSummary', role: 'member', call: (api) => api.GET('/usage/summary') },
     { name: 'listMembers', role: 'org_admin', call: (api) => api.GET('/members') },
     { name: 'listInvitations', role: 'org_admin', call: (api) => api.GET('/invitations') },
+    // A fresh address each time: the per-recipient invitation limit never answers instead of the role check.
+    { name: 'createInvitation', role: 'org_admin', call: (api) => api.POST('/invitations', { body: { email: `key-invitee-${(invitee += 1)}-${process.pid}@example.test`, role: 'readonly' } }) },
     { name: 'getOrganizationSettings', role: 'org_admin', call: (api) => api.GET('/settings/organization') },
     { name: 'updateOrganizationSettings', role: 'org_admin', call: (api) => api.PUT('/settings/organization', { body: {} }) },
     { name: 'listTopUsers', role: 'org_admin', call: (api) => api.GET('/usage/top-users') },
