@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config';
 import { allowedRequestOrigins } from './middleware/cross-site';
 import { edge } from './middleware/edge';
+import { securityHeaders } from './middleware/security-headers';
 import { buildRouter, type RouterDeps } from './router';
 import type { AnyRoute } from './route';
 
@@ -17,8 +18,8 @@ export interface HttpAppDeps extends Omit<RouterDeps, 'allowedOrigins'> {
 const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Link', 'Location'];
 
 /**
- * Two middlewares: the edge (canonical path, request id and access log, security headers, the
- * error mapper, CORS, the body size limit, the disposal of unread bodies; its order is the
+ * Three middlewares: the security headers (first, so every answer carries them), the edge
+ * (canonical path, request id and access log, the error mapper, CORS, the body size limit, the disposal of unread bodies; its order is the
  * design, written in app/http/middleware/edge.ts) and the routes (which parse a body only once a
  * route has matched and the caller is known).
  */
@@ -26,11 +27,11 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // errors are logged by the edge's error mapper, with their error id
   const allowedOrigins = new Set(deps.config.corsOrigins);
+  app.use(securityHeaders({ hsts: deps.config.environment !== 'dev' }));
   app.use(
     edge({
       logger: deps.logger,
       clientIp: deps.clientIp,
-      hsts: deps.config.environment !== 'dev',
       isDependencyDown: deps.isDependencyDown,
       corsOrigins: allowedOrigins,
       cors: cors({

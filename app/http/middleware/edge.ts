@@ -4,13 +4,10 @@ import { assertBodySize, disposeUnreadBody, hasBody } from './body';
 import { canonicalizePath } from './canonical-path';
 import { answerError } from './error-handler';
 import { startRequest, writeAccessLine } from './request-context';
-import { securityHeaderList } from './security-headers';
 
 export interface EdgeOptions {
   logger: Logger;
   clientIp(ctx: Context): string;
-  /** Strict-Transport-Security on every response (not in dev). */
-  hsts: boolean;
   isDependencyDown(error: unknown): boolean;
   /** The CORS middleware, for requests that carry `Origin`. */
   cors: Middleware;
@@ -19,28 +16,26 @@ export interface EdgeOptions {
 }
 
 /**
- * Everything every request goes through before its route, as one middleware: one async step per
- * request, not seven composed ones (each a bound dispatcher and a promise). In this order:
+ * Everything every request goes through before its route, after the security headers
+ * (./security-headers.ts, the outermost middleware), as one middleware: one async step per
+ * request, not six composed ones (each a bound dispatcher and a promise). In this order:
  *
  * 1. the canonical path (`canonicalizePath`): everything below sees it, the access log included;
  * 2. the request id, echoed in `X-Request-Id`, and the request's state (`startRequest`);
- * 3. the security headers, so that every response carries them, errors, 404/405, 429 and CORS
- *    preflights included;
- * 4. around the rest, the single error mapper (`answerError`), so whatever fails below becomes
+ * 3. around the rest, the single error mapper (`answerError`), so whatever fails below becomes
  *    one ErrorResponse;
- * 5. CORS: a request without `Origin` (every non-browser client, and a browser's same-origin
+ * 4. CORS: a request without `Origin` (every non-browser client, and a browser's same-origin
  *    GET) comes down to `Vary: Origin`, since the origin check would find no allowed origin and
  *    the CORS middleware would only pass the request on: it gets the `Vary` here and goes straight
  *    on; the rest go through `cors`;
- * 6. the body size limit, then the routes (`next`), which parse a body only once a route has
+ * 5. the body size limit, then the routes (`next`), which parse a body only once a route has
  *    matched and the caller is known;
- * 7. once the answer is decided (its status known), what the answer did not read of a body is
+ * 6. once the answer is decided (its status known), what the answer did not read of a body is
  *    disposed of (`disposeUnreadBody`);
- * 8. last, at `info`, the access-log line (`writeAccessLine`), also when something above threw.
+ * 7. last, at `info`, the access-log line (`writeAccessLine`), also when something above threw.
  */
 export function edge(options: EdgeOptions): Middleware {
   const { logger, clientIp, isDependencyDown, cors } = options;
-  const headers = securityHeaderList({ hsts: options.hsts });
   const corsForEvery = options.corsOrigins.has('');
   const routed = (ctx: Context, next: () => Promise<unknown>) => {
     assertBodySize(ctx);
@@ -51,7 +46,6 @@ export function edge(options: EdgeOptions): Middleware {
     canonicalizePath(ctx);
     const requestId = startRequest(ctx, logger);
     const res = ctx.res;
-    for (const [name, value] of headers) res.setHeader(name, value);
     const withBody = hasBody(ctx);
     try {
       try {
