@@ -1,4 +1,8 @@
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
+import { ApiKeyActivity } from '../../core/api-keys/api-key-activity';
+import type { ApiKeysDeps } from '../../core/api-keys/api-keys-deps';
+import { CreateApiKey } from '../../core/api-keys/create-api-key.use-case';
+import { RevokeApiKey } from '../../core/api-keys/revoke-api-key.use-case';
 import { ForgotPassword } from '../../core/accounts/forgot-password.use-case';
 import { Login } from '../../core/accounts/login.use-case';
 import { Logout } from '../../core/accounts/logout.use-case';
@@ -13,6 +17,7 @@ import { VerifyMfa } from '../../core/mfa/verify-mfa.use-case';
 import { signInOf, TEST_ORIGIN } from './accounts';
 import type { AuditedFlow, AuditWorld, FlowSecrets, PreparedFlow } from './audited-flows';
 import type { OrganizationsHarness } from './organizations';
+import { recordingLogger } from '../support/recording-logger';
 
 /**
  * The account side's audited flows (sign-ins, sign-outs, passwords, sessions, two-factor), as rows
@@ -157,5 +162,38 @@ export const ACCOUNT_FLOWS: AuditedFlow[] = [
         await h.failedSignIns.flush();
       },
     };
+  }),
+];
+
+/** The API-key use cases over the world's in-memory store, recording into its audit log. */
+function apiKeyDeps(h: OrganizationsHarness): ApiKeysDeps {
+  return {
+    apiKeys: h.apiKeys,
+    tokenGenerator: h.ports.tokenGenerator,
+    tokenHasher: h.ports.tokenHasher,
+    clock: h.clock,
+    audit: h.auditLog,
+    unitOfWork: h.store.unitOfWork,
+    keyActivity: new ApiKeyActivity({ apiKeys: h.apiKeys, logger: recordingLogger() }),
+  };
+}
+
+/** API keys made and revoked by an admin; the key, shown once, is revealed. */
+export const API_KEY_FLOWS: AuditedFlow[] = [
+  flow('an admin creates an API key', ['api_key.created'], async (world, secrets, revealed) => {
+    const { h, organizationId, caller } = await signedIn(world, secrets.password);
+    return {
+      organizationId,
+      run: async () => {
+        const created = await new CreateApiKey(apiKeyDeps(h)).execute(caller, { name: 'SIEM export', role: 'readonly' });
+        revealed.push(created.key);
+      },
+    };
+  }),
+  flow('an admin revokes an API key', ['api_key.revoked'], async (world, secrets, revealed) => {
+    const { h, organizationId, caller } = await signedIn(world, secrets.password);
+    const created = await new CreateApiKey(apiKeyDeps(h)).execute(caller, { name: 'CI deploys', role: 'member' });
+    revealed.push(created.key);
+    return { organizationId, run: () => new RevokeApiKey(apiKeyDeps(h)).execute(caller, { apiKeyId: created.apiKey.id }) };
   }),
 ];

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_FLOWS } from '../builders/audited-account-flows';
+import { ACCOUNT_FLOWS, API_KEY_FLOWS } from '../builders/audited-account-flows';
 import { AUDITED_FLOWS, memoryAuditWorld, type AuditedFlow, type FlowSecrets } from '../builders/audited-flows';
 
 /**
@@ -10,7 +10,7 @@ import { AUDITED_FLOWS, memoryAuditWorld, type AuditedFlow, type FlowSecrets } f
  * for the tokens and codes the service made during the run, and for the stored hashes of the
  * tokens. A flow added to the table is covered without touching this file.
  */
-const FLOWS: AuditedFlow[] = [...AUDITED_FLOWS, ...ACCOUNT_FLOWS];
+const FLOWS: AuditedFlow[] = [...AUDITED_FLOWS, ...ACCOUNT_FLOWS, ...API_KEY_FLOWS];
 
 const alphabet = (chars: string, minLength: number, maxLength: number) =>
   fc.array(fc.constantFrom(...chars), { minLength, maxLength }).map((picked) => picked.join(''));
