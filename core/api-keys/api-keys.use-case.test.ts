@@ -2,11 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { UserCaller } from '../access/caller';
 import type { RoleName } from '../access/role';
 import type { User } from '../accounts/user';
-import { InMemoryApiKeyRepository } from '../../adapters/in-memory/in-memory-api-key-repository';
-import { accountsHarness } from '../../test/builders/accounts';
-import { recordingLogger } from '../../test/support/recording-logger';
+import { apiKeysDeps, organizationsHarness } from '../../test/builders/organizations';
 import { auditActor } from '../audit/audit-actor';
-import { ApiKeyActivity } from './api-key-activity';
 import type { ApiKeysDeps } from './api-keys-deps';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
 import { CreateApiKey } from './create-api-key.use-case';
@@ -16,17 +13,8 @@ import { RevokeApiKey } from './revoke-api-key.use-case';
 const HOUR = 3_600_000;
 
 function harness() {
-  const h = accountsHarness();
-  const apiKeys = new InMemoryApiKeyRepository(h.store);
-  const deps: ApiKeysDeps = {
-    apiKeys,
-    tokenGenerator: h.ports.tokenGenerator,
-    tokenHasher: h.ports.tokenHasher,
-    clock: h.clock,
-    keyActivity: new ApiKeyActivity({ apiKeys, logger: recordingLogger() }),
-    audit: h.auditLog,
-    unitOfWork: h.store.unitOfWork,
-  };
+  const h = organizationsHarness();
+  const deps: ApiKeysDeps = apiKeysDeps(h);
   const callerOf = (user: User): UserCaller => ({ kind: 'user', userId: user.id, organizationId: user.organizationId, role: user.role, sessionId: 1, mfaSatisfied: true });
   const admin = async (role: RoleName = 'org_admin', organizationId?: number) => {
     const user = await h.aUser({ role, ...(organizationId === undefined ? {} : { organizationId }) });

@@ -1,6 +1,4 @@
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
-import { ApiKeyActivity } from '../../core/api-keys/api-key-activity';
-import type { ApiKeysDeps } from '../../core/api-keys/api-keys-deps';
 import { CreateApiKey } from '../../core/api-keys/create-api-key.use-case';
 import { RevokeApiKey } from '../../core/api-keys/revoke-api-key.use-case';
 import { ForgotPassword } from '../../core/accounts/forgot-password.use-case';
@@ -16,8 +14,7 @@ import { SetupTotp } from '../../core/mfa/setup-totp.use-case';
 import { VerifyMfa } from '../../core/mfa/verify-mfa.use-case';
 import { signInOf, TEST_ORIGIN } from './accounts';
 import type { AuditedFlow, AuditWorld, FlowSecrets, PreparedFlow } from './audited-flows';
-import type { OrganizationsHarness } from './organizations';
-import { recordingLogger } from '../support/recording-logger';
+import { apiKeysDeps, type OrganizationsHarness } from './organizations';
 
 /**
  * The account side's audited flows (sign-ins, sign-outs, passwords, sessions, two-factor), as rows
@@ -165,19 +162,6 @@ export const ACCOUNT_FLOWS: AuditedFlow[] = [
   }),
 ];
 
-/** The API-key use cases over the world's in-memory store, recording into its audit log. */
-function apiKeyDeps(h: OrganizationsHarness): ApiKeysDeps {
-  return {
-    apiKeys: h.apiKeys,
-    tokenGenerator: h.ports.tokenGenerator,
-    tokenHasher: h.ports.tokenHasher,
-    clock: h.clock,
-    audit: h.auditLog,
-    unitOfWork: h.store.unitOfWork,
-    keyActivity: new ApiKeyActivity({ apiKeys: h.apiKeys, logger: recordingLogger() }),
-  };
-}
-
 /** API keys made and revoked by an admin; the key, shown once, is revealed. */
 export const API_KEY_FLOWS: AuditedFlow[] = [
   flow('an admin creates an API key', ['api_key.created'], async (world, secrets, revealed) => {
@@ -185,15 +169,15 @@ export const API_KEY_FLOWS: AuditedFlow[] = [
     return {
       organizationId,
       run: async () => {
-        const created = await new CreateApiKey(apiKeyDeps(h)).execute(caller, { name: 'SIEM export', role: 'readonly' });
+        const created = await new CreateApiKey(apiKeysDeps(h)).execute(caller, { name: 'SIEM export', role: 'readonly' });
         revealed.push(created.key);
       },
     };
   }),
   flow('an admin revokes an API key', ['api_key.revoked'], async (world, secrets, revealed) => {
     const { h, organizationId, caller } = await signedIn(world, secrets.password);
-    const created = await new CreateApiKey(apiKeyDeps(h)).execute(caller, { name: 'CI deploys', role: 'member' });
+    const created = await new CreateApiKey(apiKeysDeps(h)).execute(caller, { name: 'CI deploys', role: 'member' });
     revealed.push(created.key);
-    return { organizationId, run: () => new RevokeApiKey(apiKeyDeps(h)).execute(caller, { apiKeyId: created.apiKey.id }) };
+    return { organizationId, run: () => new RevokeApiKey(apiKeysDeps(h)).execute(caller, { apiKeyId: created.apiKey.id }) };
   }),
 ];

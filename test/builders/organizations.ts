@@ -7,6 +7,8 @@ import type { RateLimiter } from '../../core/shared/rate-limiter.port';
 import { AuthenticateSession } from '../../core/accounts/authenticate-session.use-case';
 import type { ApiKeyCaller, UserCaller } from '../../core/access/caller';
 import type { ApiKeyRole } from '../../core/api-keys/api-key';
+import { ApiKeyActivity } from '../../core/api-keys/api-key-activity';
+import type { ApiKeysDeps } from '../../core/api-keys/api-keys-deps';
 import type { RoleName } from '../../core/access/role';
 import type { User } from '../../core/accounts/user';
 import type { OrganizationsDeps, OrganizationsPorts } from '../../core/organizations/organizations-deps';
@@ -86,5 +88,18 @@ export function organizationsHarness(): OrganizationsHarness {
     },
     authenticate: (token) => authenticateSession.execute(token),
     invitationToken: (to) => base.tokenFromEmail(to, '/invite/accept'),
+  };
+}
+
+/** The API-key use cases' deps over a harness's in-memory store, recording into its audit log. */
+export function apiKeysDeps(h: Pick<OrganizationsHarness, 'apiKeys' | 'ports' | 'clock' | 'auditLog' | 'store'>): ApiKeysDeps {
+  return {
+    apiKeys: h.apiKeys,
+    tokenGenerator: h.ports.tokenGenerator,
+    tokenHasher: h.ports.tokenHasher,
+    clock: h.clock,
+    audit: h.auditLog,
+    unitOfWork: h.store.unitOfWork,
+    keyActivity: new ApiKeyActivity({ apiKeys: h.apiKeys, logger: recordingLogger() }),
   };
 }
