@@ -5,6 +5,7 @@ import { ForgotPassword } from '../../core/accounts/forgot-password.use-case';
 import { Login } from '../../core/accounts/login.use-case';
 import { Logout } from '../../core/accounts/logout.use-case';
 import { ResetPassword } from '../../core/accounts/reset-password.use-case';
+import { RevokeOtherSessions } from '../../core/accounts/revoke-other-sessions.use-case';
 import { RevokeSession } from '../../core/accounts/revoke-session.use-case';
 import { UpdatePassword } from '../../core/accounts/update-password.use-case';
 import type { User } from '../../core/accounts/user';
@@ -29,7 +30,7 @@ const harness = (world: AuditWorld): OrganizationsHarness => {
 };
 
 /** A member with `password`, logged in: a real session and its caller. */
-async function signedIn(world: AuditWorld, password: string) {
+export async function signedIn(world: AuditWorld, password: string) {
   const h = harness(world);
   const { organizationId, users } = await world.newOrganization(['org_admin'], password);
   const user = users[0]!;
@@ -59,7 +60,8 @@ async function challenged(world: AuditWorld, user: User, password: string, revea
   return outcome.challenge.token;
 }
 
-const flow = (
+/** A row that runs in memory only; what `prepare` pushes to `revealed` is searched for too. */
+export const flow = (
   name: string,
   actions: AuditedFlow['actions'],
   prepare: (world: AuditWorld, secrets: FlowSecrets, revealed: string[]) => Promise<Omit<PreparedFlow, 'revealed'>>,
@@ -100,10 +102,17 @@ export const ACCOUNT_FLOWS: AuditedFlow[] = [
     revealed.push(session.token);
     return { organizationId, run: () => new Logout(h.ports).execute(caller) };
   }),
-  flow('a member changes their password', ['password.updated'], async (world, secrets, revealed) => {
+  flow('a member mistypes their current password, then changes it', ['password.updated'], async (world, secrets, revealed) => {
     const { h, organizationId, session, caller } = await signedIn(world, secrets.password);
     revealed.push(session.token);
-    return { organizationId, run: () => new UpdatePassword(h.ports).execute(caller, { currentPassword: secrets.password, newPassword: secrets.newPassword }) };
+    const update = new UpdatePassword(h.ports);
+    return {
+      organizationId,
+      run: async () => {
+        await update.execute(caller, { currentPassword: secrets.newPassword, newPassword: secrets.password }).catch(() => undefined);
+        await update.execute(caller, { currentPassword: secrets.password, newPassword: secrets.newPassword });
+      },
+    };
   }),
   flow('a member resets a forgotten password', ['password.reset'], async (world, secrets, revealed) => {
     const h = harness(world);
@@ -112,6 +121,12 @@ export const ACCOUNT_FLOWS: AuditedFlow[] = [
     const token = await h.tokenFromEmail(users[0]!.email, '/reset-password');
     revealed.push(token);
     return { organizationId, run: () => new ResetPassword(h.ports).execute({ token, newPassword: secrets.newPassword, origin: TEST_ORIGIN }) };
+  }),
+  flow('a member ends all their other sessions', ['session.revoked'], async (world, secrets, revealed) => {
+    const { h, organizationId, user, session, caller } = await signedIn(world, secrets.password);
+    const others = [await h.issuer.issue(signInOf(user)), await h.issuer.issue(signInOf(user))];
+    revealed.push(session.token, ...others.map((other) => other!.token));
+    return { organizationId, run: () => new RevokeOtherSessions(h.ports).execute(caller) };
   }),
   flow('a member ends another of their sessions', ['session.revoked'], async (world, secrets, revealed) => {
     const { h, organizationId, user, session, caller } = await signedIn(world, secrets.password);
@@ -135,6 +150,19 @@ export const ACCOUNT_FLOWS: AuditedFlow[] = [
     const { h, organizationId, caller } = await enrolled(world, secrets.password, revealed);
     return { organizationId, run: () => new DisableTotp(h.mfaPorts).execute(caller, { password: secrets.password }) };
   }),
+  flow('a member signs in with their authenticator’s code', ['login.succeeded'], async (world, secrets, revealed) => {
+    const { h, organizationId, user, secret } = await enrolled(world, secrets.password, revealed);
+    const challengeToken = await challenged(world, user, secrets.password, revealed);
+    const code = h.totp.codeAt(secret, h.totp.stepAt(h.clock.now()));
+    revealed.push(code);
+    return {
+      organizationId,
+      run: async () => {
+        const { session } = await new VerifyMfa(h.mfaPorts).execute({ challengeToken, code, origin: TEST_ORIGIN });
+        revealed.push(session.token);
+      },
+    };
+  }),
   flow('a member signs in with a recovery code', ['mfa.recovery_code_used', 'login.succeeded'], async (world, secrets, revealed) => {
     const { h, organizationId, user, recoveryCodes } = await enrolled(world, secrets.password, revealed);
     const challengeToken = await challenged(world, user, secrets.password, revealed);
@@ -143,6 +171,19 @@ export const ACCOUNT_FLOWS: AuditedFlow[] = [
       run: async () => {
         const { session } = await new VerifyMfa(h.mfaPorts).execute({ challengeToken, recoveryCode: recoveryCodes[0]!, origin: TEST_ORIGIN });
         revealed.push(session.token);
+      },
+    };
+  }),
+  flow('someone replays a recovery code already used', ['login.failed'], async (world, secrets, revealed) => {
+    const { h, organizationId, user, recoveryCodes } = await enrolled(world, secrets.password, revealed);
+    const used = await new VerifyMfa(h.mfaPorts).execute({ challengeToken: await challenged(world, user, secrets.password, revealed), recoveryCode: recoveryCodes[0]!, origin: TEST_ORIGIN });
+    revealed.push(used.session.token);
+    const challengeToken = await challenged(world, user, secrets.password, revealed);
+    return {
+      organizationId,
+      run: async () => {
+        await new VerifyMfa(h.mfaPorts).execute({ challengeToken, recoveryCode: recoveryCodes[0]!, origin: TEST_ORIGIN }).catch(() => undefined);
+        await h.failedSignIns.flush();
       },
     };
   }),

@@ -11,6 +11,7 @@ import { InMemoryPasskeyRepository } from '../../adapters/in-memory/in-memory-pa
 import { InMemoryPasskeyChallengeStore } from '../../adapters/in-memory/in-memory-passkey-challenge-store';
 import { SimpleWebAuthnRelyingParty } from '../../adapters/webauthn/simplewebauthn-relying-party';
 import { SoftwareAuthenticator } from '../fakes/software-authenticator';
+import type { AccountsHarness } from './accounts';
 import { mfaHarness, type MfaHarness } from './mfa';
 
 export const PASSKEY_ORIGIN = 'https://app.example.test';
@@ -28,10 +29,9 @@ export interface PasskeysHarness extends MfaHarness {
   enrolPasskey(user: User): Promise<{ authenticator: SoftwareAuthenticator; passkeyId: number }>;
 }
 
-/** The passkey use cases on in-memory adapters and the real relying party (rp id `app.example.test`). */
-export function passkeysHarness(): PasskeysHarness {
-  const h = mfaHarness();
-  const passkeyDeps: PasskeysDeps = {
+/** The passkey use cases' deps over an accounts harness's in-memory store, with the real relying party (rp id `app.example.test`). */
+export function passkeyDepsOf(h: AccountsHarness): PasskeysDeps {
+  return {
     passkeys: new InMemoryPasskeyRepository(h.store),
     challenges: new InMemoryPasskeyChallengeStore(h.store),
     relyingParty: new SimpleWebAuthnRelyingParty({ name: 'tenantkit', rpId: 'app.example.test', origins: [PASSKEY_ORIGIN] }),
@@ -46,6 +46,12 @@ export function passkeysHarness(): PasskeysHarness {
     audit: h.ports.audit,
     failedSignIns: h.failedSignIns,
   };
+}
+
+/** The passkey use cases over `passkeyDepsOf` an MFA harness. */
+export function passkeysHarness(): PasskeysHarness {
+  const h = mfaHarness();
+  const passkeyDeps = passkeyDepsOf(h);
   const startRegistration = new StartPasskeyRegistration(passkeyDeps);
   const register = new RegisterPasskey(passkeyDeps);
   return {
