@@ -26,12 +26,12 @@ describe('newestFirstList', () => {
       ['note_list_first', 'select id, title from note where organization_id = $1 and user_id = $2\n  order by created_at desc, id desc limit $3', [1, 2, 3]],
       [
         'note_list_after',
-        'select id, title from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4)\n  order by created_at desc, id desc limit $5',
+        'select id, title from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4::bigint)\n  order by created_at desc, id desc limit $5',
         [1, 2, after.createdAt, 7, 3],
       ],
       [
         'note_list_after',
-        'select id, title from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4)\n  order by created_at desc, id desc limit $5',
+        'select id, title from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4::bigint)\n  order by created_at desc, id desc limit $5',
         [1, 2, after.createdAt, 7, null],
       ],
       ['note_list_first', 'select id, title from note where organization_id = $1 and user_id = $2\n  order by created_at desc, id desc limit $3', [1, 2, null]],
@@ -43,7 +43,7 @@ describe('newestFirstList', () => {
     const list = newestFirstList('project', ['organization_id'], ['id', 'name']);
     await list.select(database, [5], { limit: 2, after });
     expect(sent).toEqual([
-      ['project_list_after', 'select id, name from project where organization_id = $1 and (created_at, id) < ($2, $3)\n  order by created_at desc, id desc limit $4', [5, after.createdAt, 7, 2]],
+      ['project_list_after', 'select id, name from project where organization_id = $1 and (created_at, id) < ($2, $3::bigint)\n  order by created_at desc, id desc limit $4', [5, after.createdAt, 7, 2]],
     ]);
   });
 });

@@ -17,7 +17,11 @@ export function windowed<DB, TB extends keyof DB, O>(
   let windowedQuery = query;
   if (window.after) {
     const { createdAt, id } = window.after;
-    windowedQuery = windowedQuery.where(order === 'ascending' ? sql<boolean>`(created_at, id) > (${createdAt}, ${id})` : sql<boolean>`(created_at, id) < (${createdAt}, ${id})`);
+    // As int8 whatever the column: a cursor's id may pass int4 (it goes to 2^53 - 1), and on an
+    // int4 column it must find the rows below it, not fail the query as out of range.
+    windowedQuery = windowedQuery.where(
+      order === 'ascending' ? sql<boolean>`(created_at, id) > (${createdAt}, ${id}::bigint)` : sql<boolean>`(created_at, id) < (${createdAt}, ${id}::bigint)`,
+    );
   }
   if (window.limit !== undefined) windowedQuery = windowedQuery.limit(window.limit);
   return windowedQuery;
@@ -41,7 +45,8 @@ export interface NewestFirstList<Row, Owner extends readonly number[]> {
  * (PostgreSQL plans them once, not on every request), run through `database.select`. They name
  * their columns: a prepared `select *` fails once a migration changes the table under a running
  * app. The row comparison `(created_at, id) < (…)` walks an index on `(<owner columns>,
- * created_at desc, id desc)` without a sort. `limit null` is no limit.
+ * created_at desc, id desc)` without a sort; the cursor's id is an int8 there, as in `windowed`.
+ * `limit null` is no limit.
  */
 export function newestFirstList<T extends TableName, const C extends readonly [Column<T>, ...Column<T>[]]>(
   table: T,
@@ -58,7 +63,7 @@ export function newestFirstList<T extends TableName, const C extends readonly [C
   };
   const after: PreparedSql = {
     name: `${table}_list_after`,
-    text: `select ${read} from ${table} where ${owner} and (created_at, id) < ($${n + 1}, $${n + 2})
+    text: `select ${read} from ${table} where ${owner} and (created_at, id) < ($${n + 1}, $${n + 2}::bigint)
   order by created_at desc, id desc limit $${n + 3}`,
   };
   return {

@@ -27,7 +27,7 @@ const CREATE = `with k as (
 
 // Newest first by keyset: walks the (organization_id, created_at desc, id desc) index. `limit null` is no limit.
 const LIST = `select ${KEY_COLUMNS} from api_key k left join app_user u on u.id = k.created_by_user_id
-   where k.organization_id = $1 and ($2::timestamptz is null or (k.created_at, k.id) < ($2::timestamptz, $3::int))
+   where k.organization_id = $1 and ($2::timestamptz is null or (k.created_at, k.id) < ($2::timestamptz, $3::bigint))
    order by k.created_at desc, k.id desc limit $4`;
 
 const FIND_BY_ID = `select ${KEY_COLUMNS} from api_key k left join app_user u on u.id = k.created_by_user_id

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { TopUser, UsageLog } from '../../core/ai/usage-log.port';
 import type { UsageRecord } from '../../core/ai/usage-record';
 import type { Period } from '../../core/plans/usage-period';
@@ -13,7 +14,8 @@ export class PostgresUsageLog implements UsageLog {
     let query = this.database.db.selectFrom('llm_usage_log').selectAll().where('organization_id', '=', organizationId);
     if (userId !== null) query = query.where('user_id', '=', userId);
     const { after, limit } = window;
-    if (after) query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+    // The cursor's id as int8: it may pass the int4 column's range (see windowed in list-window.ts).
+    if (after) query = query.where(sql<boolean>`(created_at, id) < (${after.createdAt}, ${after.id}::bigint)`);
     query = query.orderBy('created_at', 'desc').orderBy('id', 'desc');
     if (limit !== undefined) query = query.limit(limit);
     return (await query.execute()).map(toUsageRecord);

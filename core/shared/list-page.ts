@@ -34,29 +34,47 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-/** The cursor is opaque to clients: base64url of `<createdAt ISO>|<id>`, naming the last item of a page. */
+/**
+ * The largest id a cursor names: ids are positive integers a JavaScript number holds exactly
+ * (every int8 serial stays far below 2^53), so a list pages past int4's 2^31 - 1 rows.
+ */
+export const MAX_CURSOR_ID = Number.MAX_SAFE_INTEGER;
+
+/** Whether `id` is one a cursor may name: a whole number from 1 to MAX_CURSOR_ID. */
+export const isCursorId = (id: number): boolean => Number.isSafeInteger(id) && id >= 1;
+
+/**
+ * The cursor is opaque to clients: base64url of `<createdAt ISO>|<id>`, naming the last item of a
+ * page. Throws (a fault, not the client's) for a position `decodeListCursor` would refuse: a page
+ * must never link to a next page the API then answers with 422.
+ */
 export function encodeListCursor(position: ListPosition): string {
-  return Buffer.from(`${position.createdAt.toISOString()}|${position.id}`, 'utf8').toString('base64url');
+  const text = `${position.createdAt.toISOString()}|${position.id}`;
+  if (parse(text) === null) throw new Error(`list position ${text} cannot be a cursor`);
+  return Buffer.from(text, 'utf8').toString('base64url');
 }
 
 /** Throws VALIDATION_ERROR for anything `encodeListCursor` did not produce. */
 export function decodeListCursor(cursor: string): ListPosition {
-  // Node's base64url decoder silently skips characters outside the alphabet: check it first.
-  const position = /^[A-Za-z0-9_-]+$/.test(cursor) ? parse(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  // Node's base64url decoder skips characters outside the alphabet, ignores stray trailing bits
+  // and replaces invalid UTF-8: only the one spelling encodeListCursor gives is a cursor.
+  const position = Buffer.from(text, 'utf8').toString('base64url') === cursor ? parse(text) : null;
   if (!position) throw new DomainError('VALIDATION_ERROR', 'The request is invalid', { cursor: 'Invalid cursor' });
   return position;
 }
 
-const DECODED = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([1-9]\d{0,9})$/;
-const MAX_ID = 2_147_483_647;
+// At most 16 digits (MAX_CURSOR_ID has 16), no leading zero, no sign: one spelling per id.
+const DECODED = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([1-9]\d{0,15})$/;
 
 function parse(text: string): ListPosition | null {
   const match = DECODED.exec(text);
   if (!match) return null;
   const createdAt = new Date(match[1]!);
   const id = Number(match[2]);
-  // The round trip rejects dates such as 2026-02-30, which Date would silently roll over.
-  if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== match[1] || id > MAX_ID) return null;
+  // The round trip rejects dates such as 2026-02-30, which Date would silently roll over;
+  // isCursorId rejects 16-digit ids above 2^53 - 1, which a number would silently round.
+  if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== match[1] || !isCursorId(id)) return null;
   return { createdAt, id };
 }
 

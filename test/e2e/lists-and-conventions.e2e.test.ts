@@ -69,6 +69,40 @@ describe.skipIf(!postgres)('lists and HTTP conventions', () => {
     expect(tooMany.response.status).toBe(422);
   });
 
+  it('takes a cursor naming any id up to 2^53 - 1 on every paged list, int4 columns too, and refuses 2^53 with 422', async () => {
+    const admin = await as('org_admin');
+    const root = await as('sys_admin');
+    expect((await admin.api.POST('/projects', { body: { name: 'Below every cursor' } })).response.status).toBe(201);
+    expect((await admin.api.POST('/notes', { body: { title: 'Below every cursor' } })).response.status).toBe(201);
+    expect((await admin.api.POST('/invitations', { body: { email: 'paged@example.com', role: 'member' } })).response.status).toBe(201);
+    expect((await admin.api.POST('/api-keys', { body: { name: 'Paged', role: 'readonly' } })).response.status).toBe(201);
+    const get = (caller: { token: string }, path: string, cursor: string) =>
+      suite.app.request(`${path}?limit=5&cursor=${cursor}`, { headers: { Cookie: `${suite.app.config.sessionCookieName}=${caller.token}` } });
+    // Newest-first lists hold rows before 2100; ascending ones hold rows after 2000: each page must find them.
+    const lists = [
+      [admin, '/projects', '2100'],
+      [admin, '/notes', '2100'],
+      [admin, '/usage/history', '2100'],
+      [admin, '/api-keys', '2100'],
+      [admin, '/audit-events', '2100'],
+      [root, `/organizations/${admin.organizationId}/audit-events`, '2100'],
+      [admin, '/members', '2000'],
+      [admin, '/invitations', '2000'],
+      [root, '/organizations', '2000'],
+    ] as const;
+    for (const [caller, path, year] of lists) {
+      const at = (id: string) => Buffer.from(`${year}-01-01T00:00:00.000Z|${id}`).toString('base64url');
+      for (const id of ['2147483647', '2147483648', '9007199254740991']) {
+        const res = await get(caller, path, at(id));
+        expect(res.status, `${path} after id ${id}`).toBe(200);
+        const items = (await res.json()) as unknown[];
+        if (path !== '/usage/history') expect(items.length, `${path} after id ${id}`).toBeGreaterThan(0);
+      }
+      const refused = await expectErrorResponse(await get(caller, path, at('9007199254740992')), 422, 'VALIDATION_ERROR');
+      expect(refused.details, path).toEqual({ 'query.cursor': 'Invalid cursor' });
+    }
+  });
+
   it(`streams every project without limit, ${STREAM_BATCH} rows per query, newest first`, async () => {
     const { api, organizationId } = await as('readonly');
     const total = STREAM_BATCH * 2 + 37;
