@@ -35,7 +35,8 @@ import { RequestEmailLink } from '../../core/accounts/request-email-link.use-cas
 import { VerifyEmailLink } from '../../core/accounts/verify-email-link.use-case';
 import { FailedSignIns } from '../../core/accounts/failed-sign-ins';
 
-function accountsPorts(ctx: ResolutionContext): AccountsPorts {
+/** The accounts ports as bound here: the one list of them, which the organizations module extends. */
+export function accountsPorts(ctx: ResolutionContext): AccountsPorts {
   return {
     users: ctx.get(TOKENS.UserRepository),
     organizations: ctx.get(TOKENS.OrganizationRepository),

@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { TOKENS } from './tokens';
+import { accountsPorts } from './accounts.module';
 import { organizationRoutes } from '../http/routes/organizations.routes';
 import { PostgresInvitationRepository } from '../../adapters/postgres/postgres-invitation-repository';
 import type { OrganizationsDeps } from '../../core/organizations/organizations-deps';
@@ -24,27 +25,19 @@ import { settingsRoutes } from '../http/routes/settings.routes';
 /**
  * Organizations, members (suspension included), invitations and settings: the invitation repository, the use cases (plus
  * CreateSystemAdmin for the CLI) and the routes. Users, organizations, sessions, hashing, the
- * outbox and the clock are the accounts module's bindings, resolved by their own tokens.
+ * outbox and the clock are the accounts module's bindings, taken as its `accountsPorts`.
  */
 export function organizationsModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.InvitationRepository).toDynamicValue((ctx) => new PostgresInvitationRepository(ctx.get(TOKENS.Database)));
 
     bind(TOKENS.OrganizationUseCases).toDynamicValue((ctx) => {
+      // The accounts ports but the one-time tokens (no organizations use case issues or reads them).
+      const { tokens: _tokens, ...accounts } = accountsPorts(ctx);
       const deps: OrganizationsDeps = {
-        users: ctx.get(TOKENS.UserRepository),
-        organizations: ctx.get(TOKENS.OrganizationRepository),
-        sessions: ctx.get(TOKENS.SessionStore),
+        ...accounts,
         invitations: ctx.get(TOKENS.InvitationRepository),
         apiKeys: ctx.get(TOKENS.ApiKeyRepository),
-        passwordHasher: ctx.get(TOKENS.PasswordHasher),
-        tokenGenerator: ctx.get(TOKENS.TokenGenerator),
-        tokenHasher: ctx.get(TOKENS.TokenHasher),
-        clock: ctx.get(TOKENS.Clock),
-        outbox: ctx.get(TOKENS.EmailOutbox),
-        unitOfWork: ctx.get(TOKENS.UnitOfWork),
-        rateLimiter: ctx.get(TOKENS.RateLimiter),
-        audit: ctx.get(TOKENS.AuditLog),
         settings: ctx.get(TOKENS.AccountsSettings),
         logger: ctx.get(TOKENS.Logger),
         meteredBilling: ctx.get(TOKENS.SubscriptionRepository),
