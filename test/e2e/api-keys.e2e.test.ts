@@ -141,7 +141,9 @@ describe('organization API keys over HTTP', () => {
     expectApiError(await keyed(`tk_${'A'.repeat(43)}`).GET('/projects'), 401, 'UNAUTHORIZED');
     expectApiError(await keyed('not-a-key').GET('/projects'), 401, 'UNAUTHORIZED');
     const other = await as('org_admin');
-    expectApiError(await other.api.DELETE('/api-keys/{api_key_id}', { params: { path: { api_key_id: id } } }), 404, 'RESOURCE_NOT_FOUND');
+    const elsewhere = await other.api.DELETE('/api-keys/{api_key_id}', { params: { path: { api_key_id: id } } });
+    expect(expectApiError(elsewhere, 404, 'RESOURCE_NOT_FOUND')).toEqual({ resource: 'api_key', resource_id: id });
+    expect(elsewhere.error).toMatchObject({ message: 'API key not found' });
     expect((await admin.api.DELETE('/api-keys/{api_key_id}', { params: { path: { api_key_id: id } } })).response.status).toBe(204);
     expectApiError(await api.GET('/projects'), 401, 'UNAUTHORIZED');
 
