@@ -1827,6 +1827,17 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        Passkey: {
+            id: number;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            last_used_at: string | null;
+            backed_up: boolean;
+            /** @enum {string} */
+            device_type: "single_device" | "multi_device";
+            transports: string[];
+        };
         Period: {
             /**
              * Format: date-time
@@ -2039,6 +2050,7 @@ export type Invitation = components['schemas']['Invitation'];
 export type LoginRequest = components['schemas']['LoginRequest'];
 export type Member = components['schemas']['Member'];
 export type Organization = components['schemas']['Organization'];
+export type Passkey = components['schemas']['Passkey'];
 export type Period = components['schemas']['Period'];
 export type Pong = components['schemas']['Pong'];
 export type Project = components['schemas']['Project'];
@@ -5844,20 +5856,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        last_used_at: string | null;
-                        backed_up: boolean;
-                        /** @enum {string} */
-                        device_type: "single_device" | "multi_device";
-                        transports: string[];
-                    };
+                    "application/json": components["schemas"]["Passkey"];
                 };
             };
-            /** @description MALFORMED_REQUEST */
+            /** @description VALIDATION_ERROR, MALFORMED_REQUEST */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5930,17 +5932,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        last_used_at: string | null;
-                        backed_up: boolean;
-                        /** @enum {string} */
-                        device_type: "single_device" | "multi_device";
-                        transports: string[];
-                    }[];
+                    "application/json": components["schemas"]["Passkey"][];
                 };
             };
             /** @description UNAUTHORIZED */
@@ -6046,17 +6038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        last_used_at: string | null;
-                        backed_up: boolean;
-                        /** @enum {string} */
-                        device_type: "single_device" | "multi_device";
-                        transports: string[];
-                    };
+                    "application/json": components["schemas"]["Passkey"];
                 };
             };
             /** @description MALFORMED_REQUEST */

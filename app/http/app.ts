@@ -18,6 +18,16 @@ export interface HttpAppDeps extends Omit<RouterDeps, 'allowedOrigins'> {
 const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Link', 'Location'];
 
 /**
+ * The methods a preflight allows: those the routes answer (HEAD with GET), read from the routes
+ * so a route on a new method (PATCH /passkeys/{id}) cannot be left out and blocked in browsers.
+ */
+export function corsMethods(routes: readonly AnyRoute[]): string[] {
+  const methods = new Set(routes.map((route) => route.method.toUpperCase()));
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
+}
+
+/**
  * Three middlewares: the security headers (first, so every answer carries them), the edge
  * (canonical path, request id and access log, the error mapper, CORS, the body size limit, the disposal of unread bodies; its order is the
  * design, written in app/http/middleware/edge.ts) and the routes (which parse a body only once a
@@ -40,7 +50,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
           return allowedOrigins.has(origin) ? origin : '';
         },
         credentials: true,
-        allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+        allowMethods: corsMethods(deps.routes),
         allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
         exposeHeaders: EXPOSED_HEADERS,
         maxAge: 600,

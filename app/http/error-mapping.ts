@@ -1,8 +1,8 @@
-import type { DomainError, ErrorCode } from '../../core/shared/domain-error';
+import { DomainError, type ErrorCode } from '../../core/shared/domain-error';
 import type { HttpError, HttpErrorCode } from './http-error';
 
 /** Domain codes the API answers under one of its own codes (see `toApiError`). */
-type TranslatedCode = 'SIGNUP_CLOSED' | 'INVALID_WEBHOOK_SIGNATURE' | 'INVALID_WEBHOOK_EVENT' | 'TOO_MANY_ATTEMPTS' | 'INVALID_PASSKEY_RESPONSE';
+export type TranslatedCode = 'SIGNUP_CLOSED' | 'INVALID_WEBHOOK_SIGNATURE' | 'INVALID_WEBHOOK_EVENT' | 'TOO_MANY_ATTEMPTS' | 'INVALID_PASSKEY_RESPONSE';
 
 /** Every `code` an ErrorResponse can carry: the domain's own, plus the edge's request refusals. */
 export type ApiErrorCode = Exclude<ErrorCode, TranslatedCode> | HttpErrorCode;
@@ -69,4 +69,17 @@ export function toApiError(error: DomainError | HttpError): ApiError {
     default:
       return { code: error.code, message: error.message, details: error.details };
   }
+}
+
+const TRANSLATED = new Set<string>(['SIGNUP_CLOSED', 'INVALID_WEBHOOK_SIGNATURE', 'INVALID_WEBHOOK_EVENT', 'TOO_MANY_ATTEMPTS', 'INVALID_PASSKEY_RESPONSE'] satisfies TranslatedCode[]);
+
+/**
+ * The code and status a route's documented error is answered with: a translated domain code as
+ * `toApiError` answers it (a failed passkey registration: VALIDATION_ERROR under 400), any
+ * other code under its status in STATUS_BY_CODE. The API description reads its errors here.
+ */
+export function answeredAs(code: ApiErrorCode | TranslatedCode): { code: ApiErrorCode; status: number } {
+  if (!TRANSLATED.has(code)) return { code: code as ApiErrorCode, status: STATUS_BY_CODE[code as ApiErrorCode] };
+  const answer = toApiError(new DomainError(code as TranslatedCode, ''));
+  return { code: answer.code, status: answer.status ?? STATUS_BY_CODE[answer.code] };
 }

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { STATUS_BY_CODE, type ApiErrorCode } from './error-mapping';
+import { answeredAs, STATUS_BY_CODE, type ApiErrorCode } from './error-mapping';
 import type { AnyRoute, ResponseSpec } from './route';
 import { REQUEST_COMPONENTS, RESPONSE_COMPONENTS } from './schemas/components';
 
@@ -238,7 +238,13 @@ function responses(route: AnyRoute, output: (s: v.GenericSchema) => JsonSchema):
         : {}),
     };
   }
-  const codes = new Set<ApiErrorCode>(route.errors ?? []);
+  const codes = new Set<ApiErrorCode>();
+  const byStatus = new Map<number, ApiErrorCode[]>();
+  for (const documented of route.errors ?? []) {
+    const { code, status } = answeredAs(documented);
+    if (status === STATUS_BY_CODE[code]) codes.add(code);
+    else byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
   if (route.enabled !== undefined) codes.add('NOT_FOUND');
   if (route.body) (['MALFORMED_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'] as const).forEach((c) => codes.add(c));
   if (route.body || route.params || canFail(route.query)) codes.add('VALIDATION_ERROR');
@@ -246,7 +252,6 @@ function responses(route: AnyRoute, output: (s: v.GenericSchema) => JsonSchema):
   if (route.access !== 'public' && !route.allowWithoutMfa) codes.add('MFA_REQUIRED');
   if (route.rateLimit) codes.add('RATE_LIMITED');
   codes.delete('SERVICE_UNAVAILABLE'); // under `default`, with every other 5xx
-  const byStatus = new Map<number, ApiErrorCode[]>();
   for (const code of codes) byStatus.set(STATUS_BY_CODE[code], [...(byStatus.get(STATUS_BY_CODE[code]) ?? []), code]);
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     out[String(status)] ??= {

@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { Context } from 'koa';
 import type { Caller, UserCaller } from '../../core/access/caller';
 import type { RoleName } from '../../core/access/role';
-import type { ApiErrorCode } from './error-mapping';
+import type { ApiErrorCode, TranslatedCode } from './error-mapping';
 
 type Schema = v.GenericSchema;
 type Out<S> = S extends Schema ? v.InferOutput<S> : undefined;
@@ -91,8 +91,11 @@ interface RouteFields<
   params?: P;
   query?: Q;
   responses: Record<number, ResponseSpec>;
-  /** Error codes this route can answer besides the ones implied by access, body and limits. */
-  errors?: ApiErrorCode[];
+  /**
+   * Error codes this route can answer besides the ones implied by access, body and limits; a
+   * domain code the edge translates (INVALID_PASSKEY_RESPONSE) is described as it is answered.
+   */
+  errors?: Array<ApiErrorCode | TranslatedCode>;
   /**
    * Open to a caller whose organization requires MFA before they have set it up: only what they
    * need to set it up (their account, their sessions, MFA setup, logout). Everything else

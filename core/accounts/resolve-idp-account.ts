@@ -92,7 +92,17 @@ async function createOwner(ports: Ports, identity: VerifiedIdentity, email: stri
   return user.id;
 }
 
-/** The columns hold 100 characters; providers promise nothing. */
+/**
+ * Names from the provider, held to the rules of names typed into the API: one line (a run of
+ * control characters becomes one space, so a name cannot pose as a line of its own in an email
+ * or a list), trimmed, at most 100 characters (the columns' size); nothing left is no name.
+ * Providers promise none of this.
+ */
 function profile(identity: VerifiedIdentity): { firstName: string | null; lastName: string | null } {
-  return { firstName: identity.givenName?.slice(0, 100) ?? null, lastName: identity.familyName?.slice(0, 100) ?? null };
+  return { firstName: oneLineName(identity.givenName), lastName: oneLineName(identity.familyName) };
+}
+
+function oneLineName(name: string | null | undefined): string | null {
+  const line = [...(name ?? '').replace(/[\u0000-\u001F\u007F]+/g, ' ').trim()].slice(0, 100).join('').trim();
+  return line === '' ? null : line;
 }

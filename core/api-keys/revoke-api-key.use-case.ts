@@ -16,7 +16,7 @@ export class RevokeApiKey {
     requireRole(caller, 'org_admin');
     await this.deps.unitOfWork.transaction(async () => {
       const revoked = await this.deps.apiKeys.revoke(caller.organizationId, input.apiKeyId);
-      if (!revoked) throw resourceNotFound('api_key', input.apiKeyId);
+      if (!revoked) throw resourceNotFound('api_key', input.apiKeyId, 'API key');
       await this.deps.audit.record(eventBy(caller, 'api_key.revoked', { type: 'api_key', id: String(revoked.id) }, { name: revoked.name, role: revoked.role }));
     });
   }

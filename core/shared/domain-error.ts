@@ -54,9 +54,13 @@ export class DomainError extends Error {
 
 const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
-/** A record that is missing, or belongs to another organization: the two are indistinguishable. */
-export const resourceNotFound = (resource: string, resourceId: number | string) =>
-  new DomainError('RESOURCE_NOT_FOUND', `${capitalize(resource)} not found`, {
+/**
+ * A record that is missing, or belongs to another organization: the two are indistinguishable.
+ * `resource` is the machine name clients read in `details`; the message names it in words
+ * (`checkout_session` → "Checkout session"), or as `label` says where words are not enough.
+ */
+export const resourceNotFound = (resource: string, resourceId: number | string, label = capitalize(resource.replaceAll('_', ' '))) =>
+  new DomainError('RESOURCE_NOT_FOUND', `${label} not found`, {
     resource,
     resource_id: resourceId,
   });

@@ -186,6 +186,17 @@ describe.skipIf(!postgres)('the front door, for frontends written for other back
       }
     });
 
+    it('allows in a preflight every method the API description names, PATCH (renamePasskey) included', async () => {
+      const doc = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+      const described = new Set(Object.values(doc.paths).flatMap((item) => Object.keys(item).map((method) => method.toUpperCase())));
+      expect(described).toContain('PATCH');
+      for (const method of described) {
+        const answer = await preflight(app, '/passkeys/7/', method);
+        expect(answer.status).toBe(204);
+        expect(String(answer.headers['access-control-allow-methods']).split(',')).toContain(method);
+      }
+    });
+
     it('serves every method of a slashed path as the canonical one, query kept', async () => {
       const browser = await signUp(app, 'slash@example.com');
       await emptyPost(app, `/auth/verify-email/?token=${await tokenFromEmail(app, 'slash@example.com', '/verify-email')}`);

@@ -22,6 +22,8 @@ const accounts: Record<string, TestAccountClaims> = {
   uma: { email: 'uma@example.com', email_verified: false },
   bob: { email: 'bob@example.com', email_verified: true },
   mona: { email: 'mona@example.com', email_verified: true },
+  eve: { email: 'eve@example.com', email_verified: true, given_name: 'Eve\n\nAccept here: https://evil.example/', family_name: '\tMallory\u007f' },
+  ctrl: { email: 'ctrl@example.com', email_verified: true, given_name: '\r\n', family_name: 'Ok' },
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -80,6 +82,17 @@ describe.skipIf(!postgres)('sign-in through an OpenID Connect provider (B2C)', (
     expect((await me(t, second)).id).toBe(created.id);
     const outcomes = t.app.logs().filter((line) => line.msg === 'identity provider sign-in').map((line) => line.outcome);
     expect(outcomes).toEqual(['created', 'returning']);
+  });
+
+  it('keeps names on one line: control characters a provider sends in a name become spaces, and a name of nothing but them is no name', async () => {
+    const eve = new TestBrowser();
+    expect(outcome(await throughProvider(t, eve, 'eve'))).toBeNull();
+    const created = (await me(t, eve)) as Awaited<ReturnType<typeof me>> & { first_name: string | null; last_name: string | null };
+    expect([created.first_name, created.last_name, created.organization_name]).toEqual(['Eve Accept here: https://evil.example/', 'Mallory', "Eve Accept here: https://evil.example/ Mallory's organization"]);
+
+    const ctrl = new TestBrowser();
+    expect(outcome(await throughProvider(t, ctrl, 'ctrl'))).toBeNull();
+    expect(await me(t, ctrl)).toMatchObject({ first_name: null, last_name: 'Ok', organization_name: "Ok's organization" });
   });
 
   it('answers the callback with a no-store 302 and the security headers, sets the session cookie and clears the binding', async () => {

@@ -3,6 +3,9 @@ import { startTestApp, type TestApp } from '../support/app';
 import { expectErrorResponse } from '../support/http-assertions';
 import { testSessions } from '../support/sessions';
 
+/** A registration response of the right shape: only the name is wrong in these requests. */
+const REGISTRATION = { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'x', attestationObject: 'x' }, clientExtensionResults: {} };
+
 /** Control characters a name must not carry: line breaks, a tab, an escape, DEL. */
 const CONTROLS = ['Acme\n\nAccept here: https://evil.example/', 'Acme\r', '\tAcme', 'Ac\u001bme', 'Acme\u007f'];
 
@@ -13,6 +16,7 @@ const CONTROLS = ['Acme\n\nAccept here: https://evil.example/', 'Acme\r', '\tAcm
 describe('names refuse control characters, route by route', () => {
   let app: TestApp;
   let member: string;
+  let admin: string;
   let sysAdmin: string;
   let client = 0;
 
@@ -20,6 +24,7 @@ describe('names refuse control characters, route by route', () => {
     app = await startTestApp();
     const sessions = testSessions(app.db!.database);
     member = (await sessions.loginAs('member', await sessions.newOrganization())).token;
+    admin = (await sessions.loginAs('org_admin', await sessions.newOrganization())).token;
     sysAdmin = (await sessions.loginAs('sys_admin', await sessions.newOrganization('System'))).token;
   });
   afterAll(() => app?.close());
@@ -49,6 +54,12 @@ describe('names refuse control characters, route by route', () => {
     { route: 'update note', method: 'PUT', path: '/notes/1', field: 'title', body: (name) => ({ title: name }), as: () => member },
     { route: 'create plan', method: 'POST', path: '/plans', field: 'name', body: (name) => ({ name }), as: () => sysAdmin },
     { route: 'update plan', method: 'PUT', path: '/plans/1', field: 'name', body: (name) => ({ name }), as: () => sysAdmin },
+    { route: 'invitation accept', method: 'POST', path: '/invitations/accept', field: 'first_name', body: (name) => ({ token: 'x', password: 'password123', first_name: name }) },
+    { route: 'update profile', method: 'PUT', path: '/users/me', field: 'first_name', body: (name) => ({ first_name: name }), as: () => member },
+    { route: 'update profile', method: 'PUT', path: '/users/me', field: 'last_name', body: (name) => ({ last_name: name }), as: () => member },
+    { route: 'register passkey', method: 'POST', path: '/auth/passkeys/register', field: 'name', body: (name) => ({ response: REGISTRATION, name }), as: () => member },
+    { route: 'rename passkey', method: 'PATCH', path: '/passkeys/1', field: 'name', body: (name) => ({ name }), as: () => member },
+    { route: 'create API key', method: 'POST', path: '/api-keys', field: 'name', body: (name) => ({ name, role: 'readonly' }), as: () => admin },
   ];
 
   it.each(cases)('$method $path refuses a control character in $field', async ({ method, path, field, body, as }) => {

@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { expectApiError } from '../support/http-assertions';
 import { testSessions, type TestSessions } from '../support/sessions';
 import { SoftwareAuthenticator } from '../fakes/software-authenticator';
+import { tokenFromEmail } from '../support/mailbox';
 
 /** The default APP_BASE_WEB_URL in dev: the passkeys' origin, and `localhost` their rp id. */
 const WEB_ORIGIN = 'http://localhost:5173';
@@ -110,6 +111,23 @@ describe('passkeys over HTTP', () => {
     expect((await visitor.api.GET('/projects')).response.status).toBe(200);
   });
 
+  it('require_mfa: an emailed link signs a passkey-only member in to a session that is not both factors', async () => {
+    const organizationId = await sessions.newOrganization();
+    const boss = await sessions.loginAs('org_admin', organizationId);
+    expect((await browser(app, boss.token).api.PUT('/settings/organization', { body: { require_mfa: true } })).response.status).toBe(200);
+    const alice = await member(organizationId);
+    await enrol(alice.browser);
+    const email = (await alice.browser.api.GET('/users/me')).data!.email;
+
+    const visitor = browser(app);
+    expect((await visitor.api.POST('/auth/email-link', { body: { email } })).response.status).toBe(202);
+    const linked = await visitor.api.POST('/auth/email-link/verify', { body: { token: await tokenFromEmail(app, email, '/sign-in/email-link') } });
+    expect(linked.data).toEqual({ user_id: alice.userId });
+    expectApiError(await visitor.api.GET('/projects'), 403, 'MFA_REQUIRED');
+    expect((await visitor.api.GET('/passkeys')).response.status).toBe(200);
+    expect((await visitor.api.POST('/auth/passkeys/register/options')).response.status).toBe(200);
+  });
+
   it('a suspended member is told ACCOUNT_SUSPENDED only with a verified passkey', async () => {
     const organizationId = await sessions.newOrganization();
     const boss = await sessions.loginAs('org_admin', organizationId);
@@ -128,5 +146,31 @@ describe('passkeys over HTTP', () => {
     const doc = await readFile(new URL('../../docs/passkeys.md', import.meta.url), 'utf8');
 
     expect(doc).toContain('```html\n' + page + '```');
+  });
+});
+
+describe('passkeys for a relying party set by APP_WEBAUTHN_RP_ID and APP_WEBAUTHN_ORIGINS', () => {
+  let app: TestApp;
+  let sessions: TestSessions;
+  beforeAll(async () => {
+    app = await startTestApp({ APP_WEBAUTHN_RP_ID: 'example.com', APP_WEBAUTHN_ORIGINS: 'https://example.com, https://app.example.com' });
+    sessions = testSessions(app.db!.database);
+  });
+  afterAll(() => app?.close());
+
+  it('scopes passkeys to that rp id, accepts every listed origin, and refuses APP_BASE_WEB_URL, which is no longer listed', async () => {
+    const alice = await sessions.loginAs('member', await sessions.newOrganization());
+    const aliceBrowser = browser(app, alice.token);
+    const options = (await aliceBrowser.api.POST('/auth/passkeys/register/options')).data!;
+    expect(options.rp).toMatchObject({ id: 'example.com' });
+    const fromWebUrl = new SoftwareAuthenticator(WEB_ORIGIN).register(options);
+    expectApiError(await aliceBrowser.api.POST('/auth/passkeys/register', { body: { response: fromWebUrl as never } }), 400, 'VALIDATION_ERROR');
+
+    for (const origin of ['https://example.com', 'https://app.example.com']) {
+      const { authenticator } = await enrol(aliceBrowser, new SoftwareAuthenticator(origin));
+      const visitor = browser(app);
+      expect((await visitor.api.POST('/auth/passkeys/login/options')).data).toMatchObject({ rpId: 'example.com' });
+      expect((await signIn(visitor, authenticator)).data).toEqual({ user_id: alice.userId });
+    }
   });
 });

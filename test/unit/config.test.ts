@@ -180,6 +180,17 @@ describe('loadConfig', () => {
     expect(configError({ APP_EMAIL_LINK_SIGNIN: 'off' }).problems).toEqual(['APP_EMAIL_LINK_SIGNIN must be true or false']);
   });
 
+  test('passkeys: the rp id and origins default to APP_BASE_WEB_URL; an origin off the rp id stops startup', () => {
+    expect(loadConfig({}).config.webauthn).toEqual({ rpId: 'localhost', origins: ['http://localhost:5173'] });
+    expect(loadConfig({ APP_WEBAUTHN_RP_ID: 'example.com', APP_WEBAUTHN_ORIGINS: 'https://example.com,https://app.example.com/' }).config.webauthn).toEqual({
+      rpId: 'example.com',
+      origins: ['https://example.com', 'https://app.example.com'],
+    });
+    expect(configError({ APP_WEBAUTHN_RP_ID: 'example.com', APP_WEBAUTHN_ORIGINS: 'https://notexample.com' }).problems).toEqual([
+      'APP_WEBAUTHN_ORIGINS https://notexample.com is not on the rp id example.com (APP_WEBAUTHN_RP_ID) or a subdomain of it',
+    ]);
+  });
+
   test('an email provider needs its own settings', () => {
     const { APP_POSTMARK_API_KEY: _k, APP_POSTMARK_SENDER_ADDRESS: _a, APP_POSTMARK_SENDER_NAME: _n, ...withoutPostmark } = PROD;
     const error = configError(withoutPostmark);

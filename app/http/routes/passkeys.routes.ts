@@ -85,6 +85,7 @@ export function passkeyRoutes(useCases: PasskeyUseCases, cookies: { session: Ses
       allowWithoutMfa: true,
       body: RegisterPasskeyRequest,
       responses: { 201: { description: 'The new passkey', schema: PasskeyResponse } },
+      errors: ['INVALID_PASSKEY_RESPONSE'],
       handler: async ({ caller, body }) => {
         const passkey = await useCases.registerPasskey.execute(caller, { response: body.response, name: body.name ?? undefined });
         return { status: 201, body: view(passkey) };

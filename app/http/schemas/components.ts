@@ -28,6 +28,7 @@ import {
 } from './organization.schemas';
 import { CreateProjectRequest, ProjectResponse, UpdateProjectRequest } from './project.schemas';
 import { ApiKeyResponse, CreateApiKeyRequest, CreatedApiKeyResponse } from './api-key.schemas';
+import { PasskeyResponse } from './passkey.schemas';
 import { ApiIndexResponse, HealthResponse, PongResponse } from './system.schemas';
 import {
   CopilotRequest,
@@ -99,4 +100,5 @@ export const RESPONSE_COMPONENTS: Record<string, GenericSchema> = {
   ApiKey: ApiKeyResponse,
   CreatedApiKey: CreatedApiKeyResponse,
   AuditEvent: AuditEventResponse,
+  Passkey: PasskeyResponse,
 };
