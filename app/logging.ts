@@ -1,6 +1,7 @@
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { AppConfig } from './config/config';
+import { TurnBatchedDestination } from './log-destination';
 
 /** Field names whose values never reach the log, at the top level of an entry or one level down. */
 const SECRET_KEYS: ReadonlySet<string> = new Set([
@@ -71,10 +72,10 @@ export function createLogger(level: string, destination?: pino.DestinationStream
  * writes a readable entry, its fields one per line (a stub email's link can be copied from it).
  * Pretty printing runs in-process and synchronously: it is for development.
  *
- * JSON lines go to stdout through an asynchronous destination (sonic-boom): a line is appended to
- * a buffer and the buffer is written while the process goes on, so a request does not wait for
- * a `write` system call per log line. What is still buffered when the process exits is written
- * out synchronously on exit (`flushLogs`, and pino's own exit hook).
+ * JSON lines go to stdout through `TurnBatchedDestination`: the lines of one turn of the event
+ * loop are written together when the turn ends, so a request does not pay a `write` system call
+ * per log line. What is still pending when the process exits is written out synchronously on exit
+ * (`flushLogs`).
  */
 export function createAppLogger(
   config: Pick<AppConfig, 'logLevel' | 'logFormat' | 'environment'>,
@@ -83,12 +84,17 @@ export function createAppLogger(
   const isTty = output.isTty ?? process.stdout.isTTY === true;
   const wantsPretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && config.environment === 'dev' && isTty);
   if (!wantsPretty) {
-    return createLogger(config.logLevel, (output.stream as pino.DestinationStream | undefined) ?? pino.destination({ dest: 1, sync: false }));
+    return createLogger(config.logLevel, (output.stream as pino.DestinationStream | undefined) ?? jsonLinesDestination(1));
   }
   return createLogger(
     config.logLevel,
     pretty({ colorize: isTty, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service', ...(output.stream ? { destination: output.stream } : {}) }),
   );
+}
+
+/** Where `npm start` and the worker write JSON lines: file descriptor `fd` (stdout in production). */
+export function jsonLinesDestination(fd: number): pino.DestinationStream {
+  return new TurnBatchedDestination(fd);
 }
 
 /** Writes out, synchronously, whatever the logger's destination still buffers: call it before `process.exit`. */
