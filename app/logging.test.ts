@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger, redactSecrets } from './logging';
 
 function capture(): { lines: Array<Record<string, unknown>>; destination: { write(chunk: string): void } } {
@@ -56,5 +56,23 @@ describe('log redaction', () => {
   it('returns an entry without secrets as it is', () => {
     const entry = { method: 'GET', path: '/projects', status: 200 };
     expect(redactSecrets(entry)).toBe(entry);
+  });
+});
+
+describe('log time', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is the ISO 8601 time of the line, to the millisecond, across seconds and days', () => {
+    const { lines, destination } = capture();
+    const logger = createLogger('info', destination);
+    const times = [Date.UTC(2026, 10, 26, 23, 59, 59, 999), Date.UTC(2026, 10, 27, 0, 0, 0, 0), Date.UTC(2026, 10, 27, 0, 0, 0, 7), Date.UTC(2026, 10, 27, 0, 0, 0, 58), Date.UTC(2026, 10, 27, 0, 0, 1, 300), Date.UTC(2027, 0, 1, 12, 30, 0, 5)];
+    vi.useFakeTimers();
+    for (const time of times) {
+      vi.setSystemTime(time);
+      logger.info('tick');
+    }
+    expect(lines.map((line) => line.time)).toEqual(times.map((time) => new Date(time).toISOString()));
   });
 });

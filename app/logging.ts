@@ -1,6 +1,7 @@
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { AppConfig } from './config/config';
+import { TurnBatchedDestination } from './log-destination';
 
 /** Field names whose values never reach the log, at the top level of an entry or one level down. */
 const SECRET_KEYS: ReadonlySet<string> = new Set([
@@ -43,6 +44,25 @@ export function redactSecrets(entry: Record<string, unknown>): Record<string, un
   return out;
 }
 
+/** `'000Z"'` … `'999Z"'`: the end of the time field for each millisecond of a second. */
+const MILLISECONDS = Array.from({ length: 1000 }, (_, ms) => `${String(ms).padStart(3, '0')}Z"`);
+let second = Number.NaN;
+let secondPrefix = '';
+/**
+ * pino's `isoTime` (`,"time":"<ISO 8601>"`), with the date and time up to the second made once a
+ * second: `new Date(now).toISOString()` for every line cost several thousand instructions
+ * (docs/benchmarks.md); now a line joins two strings.
+ */
+function isoTime(): string {
+  const now = Date.now();
+  const ms = now % 1000;
+  if (now - ms !== second) {
+    second = now - ms;
+    secondPrefix = `,"time":"${new Date(second).toISOString().slice(0, -4)}`;
+  }
+  return secondPrefix + MILLISECONDS[ms]!;
+}
+
 /**
  * JSON logs. Redaction is a second line of defence: code never logs credentials, but a field
  * named like one (`password`, `token`, `cookie`, `authorization`, `secret`, `apiKey`…) is
@@ -57,7 +77,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     {
       level,
       base: { service: 'tenantkit' },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTime,
       formatters: { log: redactSecrets },
       serializers: { err: pino.stdSerializers.err, ...SECRET_SERIALIZERS },
     },
@@ -71,10 +91,10 @@ export function createLogger(level: string, destination?: pino.DestinationStream
  * writes a readable entry, its fields one per line (a stub email's link can be copied from it).
  * Pretty printing runs in-process and synchronously: it is for development.
  *
- * JSON lines go to stdout through an asynchronous destination (sonic-boom): a line is appended to
- * a buffer and the buffer is written while the process goes on, so a request does not wait for
- * a `write` system call per log line. What is still buffered when the process exits is written
- * out synchronously on exit (`flushLogs`, and pino's own exit hook).
+ * JSON lines go to stdout through `TurnBatchedDestination`: the lines of one turn of the event
+ * loop are written together when the turn ends, so a request does not pay a `write` system call
+ * per log line. What is still pending when the process exits is written out synchronously on exit
+ * (`flushLogs`).
  */
 export function createAppLogger(
   config: Pick<AppConfig, 'logLevel' | 'logFormat' | 'environment'>,
@@ -83,12 +103,17 @@ export function createAppLogger(
   const isTty = output.isTty ?? process.stdout.isTTY === true;
   const wantsPretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && config.environment === 'dev' && isTty);
   if (!wantsPretty) {
-    return createLogger(config.logLevel, (output.stream as pino.DestinationStream | undefined) ?? pino.destination({ dest: 1, sync: false }));
+    return createLogger(config.logLevel, (output.stream as pino.DestinationStream | undefined) ?? jsonLinesDestination(1));
   }
   return createLogger(
     config.logLevel,
     pretty({ colorize: isTty, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service', ...(output.stream ? { destination: output.stream } : {}) }),
   );
+}
+
+/** Where `npm start` and the worker write JSON lines: file descriptor `fd` (stdout in production). */
+export function jsonLinesDestination(fd: number): pino.DestinationStream {
+  return new TurnBatchedDestination(fd);
 }
 
 /** Writes out, synchronously, whatever the logger's destination still buffers: call it before `process.exit`. */
