@@ -13,6 +13,7 @@ import { rateLimitKey } from './client-ip';
 import { assertNotCrossSite } from './middleware/cross-site';
 import { bearerKey } from './request-credentials';
 import { EdgeOrigin } from './request-origin';
+import { setBody } from './json-body';
 
 export interface RouterDeps {
   /** Resolves the caller from the request's bearer API key or session cookie; throws UNAUTHORIZED. */
@@ -180,7 +181,7 @@ function handle(route: AnyRoute, deps: RouterDeps): Middleware {
       throw locateInputFields(error, route);
     }
     ctx.status = reply.status;
-    if (reply.body !== undefined) ctx.body = reply.body;
+    if (reply.body !== undefined) setBody(ctx, reply.body);
   };
 }
 

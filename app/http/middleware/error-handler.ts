@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import { DomainError } from '../../../core/shared/domain-error';
 import { HttpError } from '../http-error';
+import { setBody } from '../json-body';
 import { STATUS_BY_CODE, toApiError, type ApiError, type ErrorResponse } from '../error-mapping';
 
 /**
@@ -30,7 +31,7 @@ export function answerError(ctx: Context, error: unknown, isDependencyDown: (err
     ctx.set('Allow', api.details.allow.join(', '));
   }
   ctx.status = status;
-  ctx.body = body;
+  setBody(ctx, body);
 }
 
 function toResponse(error: unknown, isDependencyDown: (error: unknown) => boolean): ApiError {
