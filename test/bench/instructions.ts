@@ -24,6 +24,7 @@
  * request" section of docs/benchmarks.md.
  *
  *   npm run bench:instructions        BENCH_INSTR_COPILOT=0 (W1 only)   BENCH_INSTR_PROFILE=1
+ *   BENCH_INSTR_W1=0 (the copilot only)   BENCH_INSTR_COPILOT_ONLY=app|floor   BENCH_INSTR_WRITE=0 (print only)
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -53,6 +54,10 @@ const PROFILE = process.env.BENCH_INSTR_PROFILE === '1';
 const PROFILE_TOP = 30;
 /** BENCH_INSTR_ONLY=floor,app, warn (labels, comma-separated): W1 on those servers only, for a quick look. */
 const ONLY = new Set((process.env.BENCH_INSTR_ONLY ?? 'floor,app, warn,app, info').split(/,(?! )/));
+/** BENCH_INSTR_W1=0: the copilot only (no W1 seed, no W1 servers), for a quick look at it. */
+const W1 = process.env.BENCH_INSTR_W1 !== '0';
+/** BENCH_INSTR_COPILOT_ONLY=app (or floor): the copilot on that server only, e.g. for an app before/after. */
+const COPILOT_ONLY = process.env.BENCH_INSTR_COPILOT_ONLY;
 
 /**
  * The app as `npm run start:prod` runs it (dist/server/main.js, built at the start): the same
@@ -300,18 +305,19 @@ async function copilot(outDir: string): Promise<Measurement[]> {
   const fake: OpenAiFake = await startOpenAiFake({ defaultScript: { firstByteDelayMs: 50, deltas: 200, deltaDelayMs: 1 } });
   atCleanUp(() => fake.close());
   step('starting the copilot floor and the app under callgrind');
-  const servers = await Promise.all([
-    startCounted('copilot floor', 'test/bench/copilot-floor-server.ts', {
+  const specs: Array<[string, () => Promise<Counted>]> = [
+    ['floor', () => startCounted('copilot floor', 'test/bench/copilot-floor-server.ts', {
       BENCH_DATABASE_URL: db.url,
       BENCH_OPENAI_URL: fake.url,
       BENCH_OPENAI_KEY: fake.apiKey,
       BENCH_FLOOR_INPUT: `Title: ${note!.title}\n\n${note!.content}`,
-    }, outDir),
-    startCounted('copilot app', APP_ENTRY, { APP_DATABASE_URL: db.url, APP_LOG_LEVEL: 'warn', APP_OPENAI_API_KEY: fake.apiKey, APP_OPENAI_BASE_URL: fake.url }, outDir),
-  ]);
+    }, outDir)],
+    ['app', () => startCounted('copilot app', APP_ENTRY, { APP_DATABASE_URL: db.url, APP_LOG_LEVEL: 'warn', APP_OPENAI_API_KEY: fake.apiKey, APP_OPENAI_BASE_URL: fake.url }, outDir)],
+  ];
+  const servers = await Promise.all(specs.filter(([which]) => !COPILOT_ONLY || COPILOT_ONLY === which).map(async ([which, start]) => ({ which, server: await start() })));
   const results: Measurement[] = [];
-  for (const [index, server] of servers.entries()) {
-    const callers = index === 0 ? floorCallers : appCallers;
+  for (const { which, server } of servers) {
+    const callers = which === 'floor' ? floorCallers : appCallers;
     const call = (i: number) => {
       const caller = callers[i % callers.length]!;
       return { method: 'POST', path: `/notes/${caller.noteId}/copilot/improve`, headers: { cookie: caller.cookie, 'content-type': 'application/json' }, body: '{"tone":"neutral"}' };
@@ -351,8 +357,8 @@ function render(w1Results: Measurement[], copilotResults: Measurement[], loads: 
   ];
   if (warn && info) lines.push('', `The access log at \`info\`: ${num(info.net - warn.net)} instructions per request (info − warn).`);
   if (copilotResults.length > 0) {
-    const [floorLong, floorShort, appLong, appShort] = copilotResults;
-    lines.push('', '### Copilot: `POST /notes/{id}/copilot/improve`', '', table(header.map((h) => h.replace('request', 'call')), [row(floorLong!), row(floorShort!), row(appLong!, floorLong), row(appShort!, floorShort)]));
+    const floorOf = (m: Measurement) => (m.label.startsWith('copilot app') ? copilotResults.find((f) => f.label === m.label.replace('copilot app', 'copilot floor')) : undefined);
+    lines.push('', '### Copilot: `POST /notes/{id}/copilot/improve`', '', table(header.map((h) => h.replace('request', 'call')), copilotResults.map((m) => row(m, floorOf(m)))));
   }
   for (const m of [...w1Results, ...copilotResults]) {
     if (!m.profile) continue;
@@ -371,14 +377,18 @@ async function main(): Promise<void> {
     step('building dist/server');
     await exec(process.execPath, ['app/build-server.mjs']);
   }
-  step('seeding');
-  const data = await seedBenchDatabase(config.passwordHashCost, []);
-  atCleanUp(() => data.drop());
-  const w1Results = await w1(data, config.sessionCookieName, outDir);
+  let w1Results: Measurement[] = [];
+  if (W1) {
+    step('seeding');
+    const data = await seedBenchDatabase(config.passwordHashCost, []);
+    atCleanUp(() => data.drop());
+    w1Results = await w1(data, config.sessionCookieName, outDir);
+  }
   const copilotResults = process.env.BENCH_INSTR_COPILOT === '0' ? [] : await copilot(outDir);
   const body = render(w1Results, copilotResults, { start: loadStart, end: loadavg()[0]!.toFixed(1) });
   process.stdout.write(`\n${body}\n\n`);
-  if (process.env.BENCH_INSTR_WRITE !== '0') await writeSection(SECTION, body);
+  // A partial run (W1 or one copilot server left out) is printed, never written over the full one.
+  if (process.env.BENCH_INSTR_WRITE !== '0' && W1 && !COPILOT_ONLY) await writeSection(SECTION, body);
   step(`${relative(process.cwd(), 'docs/benchmarks.md')} updated`);
 }
 
