@@ -5,7 +5,7 @@ import { DomainError, resourceNotFound, serviceUnavailable } from '../shared/dom
 import type { Reservation } from './ai-capacity.port';
 import { usableReport } from './capacity-rules';
 import type { AiDeps } from './ai-deps';
-import { copilotPrompt, promptCharacters, type CopilotTone } from './copilot-prompt';
+import { codePoints, copilotPrompt, promptCharacters, type CopilotTone } from './copilot-prompt';
 import type { ModelEvent } from './language-model.port';
 import { callCost, type ModelPrice } from './model-price.port';
 import type { CopilotFeature, UsageRecord } from './usage-record';
@@ -134,7 +134,7 @@ export class RunCopilotCall {
         providerDone = true;
         return null;
       }
-      if (result.value.type === 'delta') used.characters += [...result.value.text].length;
+      if (result.value.type === 'delta') used.characters += codePoints(result.value.text);
       else used.reported = { inputTokens: result.value.inputTokens, outputTokens: result.value.outputTokens };
       return result.value;
     };
