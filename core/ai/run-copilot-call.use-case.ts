@@ -82,9 +82,25 @@ export class RunCopilotCall {
     const life = this.life(caller, input, closing.signal, markSettled);
     const first = await life.next();
     return {
-      async *chunks() {
-        if (!first.done) yield first.value;
-        yield* life;
+      // The first delta, then the life's own: a hand-written iterator rather than an async
+      // generator delegating with `yield*`, which added a promise and a resumption per delta
+      // (docs/benchmarks.md, "AI copilot: where the first-byte time goes").
+      chunks() {
+        let pending: IteratorResult<string, void> | null = first.done ? null : first;
+        const iterator: AsyncIterableIterator<string, void> = {
+          next() {
+            if (pending === null) return life.next();
+            const result = pending;
+            pending = null;
+            return Promise.resolve(result);
+          },
+          return() {
+            pending = null;
+            return life.return();
+          },
+          [Symbol.asyncIterator]: () => iterator,
+        };
+        return iterator;
       },
       async close() {
         closing.abort();
