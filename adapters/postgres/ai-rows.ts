@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Reservation } from '../../core/ai/ai-capacity.port';
 import type { UsageRecord } from '../../core/ai/usage-record';
 import type { Tables } from './schema/tables';
+import { parseTimestamp } from './timestamp';
 
 /**
  * The AI tables' rows as domain values, for both adapter families: typed on the rows as the
@@ -23,7 +24,7 @@ export const toReservation = (row: ReservationRow): Reservation => ({
   userId: row.user_id,
   feature: row.feature,
   model: row.model,
-  periodStart: new Date(row.period_start),
+  periodStart: parseTimestamp(row.period_start),
   allotmentLimit: Number(row.allotment_limit),
   inputEstimate: count(row.input_estimate),
   allotmentTokens: count(row.allotment_tokens),
@@ -31,8 +32,8 @@ export const toReservation = (row: ReservationRow): Reservation => ({
   overageTokens: count(row.overage_tokens),
   maxOutputTokens: count(row.max_output_tokens),
   overageAllowed: row.overage_allowed,
-  createdAt: new Date(row.created_at),
-  expiresAt: new Date(row.expires_at),
+  createdAt: parseTimestamp(row.created_at),
+  expiresAt: parseTimestamp(row.expires_at),
 });
 
 export const toUsageRecord = (row: UsageRow): UsageRecord => ({
@@ -47,5 +48,5 @@ export const toUsageRecord = (row: UsageRow): UsageRecord => ({
   creditTokens: count(row.credit_tokens),
   overageTokens: count(row.overage_tokens),
   costUsd: row.cost_usd === null ? null : Number(row.cost_usd),
-  createdAt: new Date(row.created_at),
+  createdAt: parseTimestamp(row.created_at),
 });

@@ -6,6 +6,7 @@ import type { Period } from '../../core/plans/usage-period';
 import type { Database, PreparedSql } from './database';
 import { toReservation, toUsageRecord } from './ai-rows';
 import { RESERVATION_COLUMNS } from './schema/ai.routines';
+import { columnsOf } from './schema/columns';
 import type { Tables } from './schema/tables';
 
 // Each step is one call of its function (schema/ai.routines.ts): lock, read, decide and write in
@@ -17,7 +18,11 @@ const RESERVE: PreparedSql = {
   name: 'ai_reserve_call',
   text: `select ${RESERVATION_COLUMNS.join(', ')} from ai_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 };
-const SETTLE = 'select * from ai_settle($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)';
+// Settling ends every answered copilot call: prepared as well, its usage record's columns named.
+const SETTLE: PreparedSql = {
+  name: 'ai_settle_call',
+  text: `select ${columnsOf('llm_usage_log').join(', ')} from ai_settle($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+};
 const RELEASE = 'select * from ai_release($1, $2)';
 
 /**

@@ -25,15 +25,47 @@ export function copilotPrompt(feature: CopilotFeature, tone: CopilotTone, note: 
   };
 }
 
-const characters = (text: string) => [...text].length;
+/**
+ * The Unicode code points in `text`, as `[...text].length` counts them (a surrogate pair is one,
+ * a lone surrogate one too), without building the array: the copilot counts every delta it
+ * streams, and the spread allocated an array per delta.
+ */
+export function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i += 1) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count -= 1;
+        i += 1;
+      }
+    }
+  }
+  return count;
+}
+
+const characters = codePoints;
+
+// Fixed per feature and tone: worked out once, not on every call.
+const PROMPT_CHARACTERS = Object.fromEntries(
+  (Object.keys(TASKS) as CopilotFeature[]).map((feature) => [
+    feature,
+    Object.fromEntries(
+      COPILOT_TONES.map((tone) => {
+        const empty = copilotPrompt(feature, tone, { title: '', content: '' });
+        return [tone, characters(empty.instructions) + characters(empty.input)];
+      }),
+    ) as Record<CopilotTone, number>,
+  ]),
+) as Record<CopilotFeature, Record<CopilotTone, number>>;
 
 /**
  * The characters `copilotPrompt` sends besides the note's title and content: what a store that
  * reads the note itself needs to estimate the input (`noteInputEstimate`) without the prompt.
  */
 export function promptCharacters(feature: CopilotFeature, tone: CopilotTone): number {
-  const empty = copilotPrompt(feature, tone, { title: '', content: '' });
-  return characters(empty.instructions) + characters(empty.input);
+  return PROMPT_CHARACTERS[feature][tone];
 }
 
 /**

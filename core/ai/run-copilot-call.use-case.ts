@@ -5,7 +5,7 @@ import { DomainError, resourceNotFound, serviceUnavailable } from '../shared/dom
 import type { Reservation } from './ai-capacity.port';
 import { usableReport } from './capacity-rules';
 import type { AiDeps } from './ai-deps';
-import { copilotPrompt, promptCharacters, type CopilotTone } from './copilot-prompt';
+import { codePoints, copilotPrompt, promptCharacters, type CopilotTone } from './copilot-prompt';
 import type { ModelEvent } from './language-model.port';
 import { callCost, type ModelPrice } from './model-price.port';
 import type { CopilotFeature, UsageRecord } from './usage-record';
@@ -82,9 +82,25 @@ export class RunCopilotCall {
     const life = this.life(caller, input, closing.signal, markSettled);
     const first = await life.next();
     return {
-      async *chunks() {
-        if (!first.done) yield first.value;
-        yield* life;
+      // The first delta, then the life's own: a hand-written iterator rather than an async
+      // generator delegating with `yield*`, which added a promise and a resumption per delta
+      // (docs/benchmarks.md, "AI copilot: where the first-byte time goes").
+      chunks() {
+        let pending: IteratorResult<string, void> | null = first.done ? null : first;
+        const iterator: AsyncIterableIterator<string, void> = {
+          next() {
+            if (pending === null) return life.next();
+            const result = pending;
+            pending = null;
+            return Promise.resolve(result);
+          },
+          return() {
+            pending = null;
+            return life.return();
+          },
+          [Symbol.asyncIterator]: () => iterator,
+        };
+        return iterator;
       },
       async close() {
         closing.abort();
@@ -134,7 +150,7 @@ export class RunCopilotCall {
         providerDone = true;
         return null;
       }
-      if (result.value.type === 'delta') used.characters += [...result.value.text].length;
+      if (result.value.type === 'delta') used.characters += codePoints(result.value.text);
       else used.reported = { inputTokens: result.value.inputTokens, outputTokens: result.value.outputTokens };
       return result.value;
     };
