@@ -72,3 +72,11 @@ function isoMillis(text: string): number {
   const seconds = ((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60 + second;
   return seconds * 1000 + millis - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
 }
+
+/**
+ * SQL that reads the `timestamptz` column `column` as milliseconds since the epoch, a `float8`
+ * the driver hands over as a number: `new Date(millis)` is then the Date `parseTimestamp` would
+ * make of the column's text (sub-millisecond digits dropped, toward the past, as V8 does), for a
+ * fraction of the work. For the lists that read two per row on every page.
+ */
+export const epochMillis = (column: string): string => `floor(extract(epoch from ${column}) * 1000)::float8`;
