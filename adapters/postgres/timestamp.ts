@@ -1,8 +1,8 @@
 /**
  * A `timestamptz` as PostgreSQL writes it (DateStyle ISO; MikroORM leaves it a string), read into
  * a Date: what `new Date(text)` gives, at a fraction of its cost. V8 takes this spelling for
- * its legacy date format and scans it token by token, and hot lists read two per row, so this
- * runs on every row of every page (docs/benchmarks.md, W1). The common shape,
+ * its legacy date format and scans it token by token. (The hottest reads skip the text
+ * altogether: `epochMillis` below.) The common shape,
  * `YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM]`, is read here digit by digit; anything else (BC,
  * a five-digit year, `infinity`, an offset with seconds) goes to `new Date(text)`.
  */
