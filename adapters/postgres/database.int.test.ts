@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase, createTestPglite, requirePostgres } from '../../test/support/postgres';
-import type { Database } from './database';
+import type { Database, PreparedSql } from './database';
+import { epochMillis, parseTimestamp } from './timestamp';
 import { DATABASE_TIME_LIMITS } from './orm';
 
 /**
@@ -68,6 +69,29 @@ describe.each(backends)('Database.transaction on %s', (_name, enabled, open) => 
       }),
     ).rejects.toThrow('undo');
     expect(await database.select<{ key: string }>(BY_PREFIX, ['select:'])).toEqual([{ key: 'select:a' }]);
+  });
+
+  test.skipIf(!enabled)('selectTuples reads rows as arrays in column order, through the pool and inside a transaction alike', async () => {
+    const tuples: PreparedSql = { name: 'database_test_tuples', text: `select event_id as key, 7 as n, null as nothing from billing_event where event_id like $1 || '%' order by event_id` };
+    await insert('tuples:a');
+    expect(await database.selectTuples(tuples, ['tuples:'])).toEqual([['tuples:a', 7, null]]);
+    await expect(
+      database.transaction(async () => {
+        await insert('tuples:b');
+        expect(await database.selectTuples(tuples, ['tuples:'])).toEqual([['tuples:a', 7, null], ['tuples:b', 7, null]]);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+  });
+
+  test.skipIf(!enabled)('epochMillis reads a timestamptz as the Date parseTimestamp makes of its text, sub-milliseconds dropped', async () => {
+    const times = ['2026-11-26 23:00:00.123999+00', '1969-12-31 23:59:59.999500+00', '2000-02-29 12:34:56+05:30', '1970-01-01 00:00:00.000001+00'];
+    const rows = await database.select<{ text: string; millis: number }>(
+      `select t::timestamptz::text as text, ${epochMillis('t::timestamptz')} as millis from unnest($1::text[]) as t`,
+      [times],
+    );
+    expect(rows.map((row) => new Date(row.millis))).toEqual(rows.map((row) => parseTimestamp(row.text)));
+    expect(rows.map((row) => row.millis)).toEqual([1_795_734_000_123, -1, 951_807_896_000, 0]);
   });
 
   test.skipIf(!enabled)('select releases its connection even when the statement fails', async () => {

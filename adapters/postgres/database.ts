@@ -69,7 +69,23 @@ export class Database implements UnitOfWork {
    * query, give it back) without its dozen async layers per query, which cost more CPU than the
    * rest of a small request's database work (docs/benchmarks.md, "Server CPU per request").
    */
-  async select<Row>(sql: string | PreparedSql, params: readonly unknown[]): Promise<Row[]> {
+  select<Row>(sql: string | PreparedSql, params: readonly unknown[]): Promise<Row[]> {
+    return this.query(sql, params, 'object') as Promise<Row[]>;
+  }
+
+  /**
+   * `select` with each row an array of its values in the statement's column order, for the reads
+   * of every request whose rows are many or wide. The driver then builds one array per row instead
+   * of an object keyed by the column names it decodes afresh from every result (V8 looks each one
+   * up in its string table, per row and column), and the caller reads by position. The result
+   * columns must have distinct names: inside a transaction the rows come as objects, turned into
+   * arrays in their key order.
+   */
+  selectTuples<Row extends readonly unknown[]>(sql: PreparedSql, params: readonly unknown[]): Promise<Row[]> {
+    return this.query(sql, params, 'array') as Promise<Row[]>;
+  }
+
+  private async query(sql: string | PreparedSql, params: readonly unknown[], rowMode: 'object' | 'array'): Promise<unknown[]> {
     const em = this.orm.em.getContext(false);
     if (em.getTransactionContext() === undefined) {
       // The pool belongs to the Kysely instance MikroORM holds while connected: a new one after a reconnect.
@@ -77,12 +93,15 @@ export class Database implements UnitOfWork {
       const pool = this.direct?.kysely === kysely ? this.direct.pool : await this.poolOf(kysely);
       const client = await pool.connect();
       try {
-        return (await client.query(typeof sql === 'string' ? sql : { name: sql.name, text: sql.text }, params as unknown[])).rows as Row[];
+        // A fresh config each call: the driver writes the values onto the object it is given.
+        const config = typeof sql === 'string' ? { text: sql } : rowMode === 'array' ? { name: sql.name, text: sql.text, rowMode } : { name: sql.name, text: sql.text };
+        return (await client.query(config, params as unknown[])).rows as unknown[];
       } finally {
         client.release();
       }
     }
-    return (await this.db.executeQuery<Row>(CompiledQuery.raw(typeof sql === 'string' ? sql : sql.text, [...params]))).rows;
+    const { rows } = await this.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(typeof sql === 'string' ? sql : sql.text, [...params]));
+    return rowMode === 'array' ? rows.map((row) => Object.values(row)) : rows;
   }
 
   /**

@@ -9,7 +9,7 @@ function recorder() {
     sent.push([sql.name, sql.text, params]);
     return [];
   };
-  return { database: { select } as unknown as Database, sent };
+  return { database: { select, selectTuples: select } as unknown as Database, sent };
 }
 
 describe('newestFirstList', () => {
@@ -23,18 +23,18 @@ describe('newestFirstList', () => {
     await list.select(database, [1, 2], { after });
     await list.select(database, [1, 2]);
     expect(sent).toEqual([
-      ['note_list_first', 'select id, title from note where organization_id = $1 and user_id = $2\n  order by created_at desc, id desc limit $3', [1, 2, 3]],
+      ['note_list_first', 'select id, title from note where organization_id = $1 and user_id = $2\n  order by note.created_at desc, note.id desc limit $3', [1, 2, 3]],
       [
         'note_list_after',
-        'select id, title from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4::bigint)\n  order by created_at desc, id desc limit $5',
+        'select id, title from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4::bigint)\n  order by note.created_at desc, note.id desc limit $5',
         [1, 2, after.createdAt, 7, 3],
       ],
       [
         'note_list_after',
-        'select id, title from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4::bigint)\n  order by created_at desc, id desc limit $5',
+        'select id, title from note where organization_id = $1 and user_id = $2 and (created_at, id) < ($3, $4::bigint)\n  order by note.created_at desc, note.id desc limit $5',
         [1, 2, after.createdAt, 7, null],
       ],
-      ['note_list_first', 'select id, title from note where organization_id = $1 and user_id = $2\n  order by created_at desc, id desc limit $3', [1, 2, null]],
+      ['note_list_first', 'select id, title from note where organization_id = $1 and user_id = $2\n  order by note.created_at desc, note.id desc limit $3', [1, 2, null]],
     ]);
   });
 
@@ -43,7 +43,16 @@ describe('newestFirstList', () => {
     const list = newestFirstList('project', ['organization_id'], ['id', 'name']);
     await list.select(database, [5], { limit: 2, after });
     expect(sent).toEqual([
-      ['project_list_after', 'select id, name from project where organization_id = $1 and (created_at, id) < ($2, $3::bigint)\n  order by created_at desc, id desc limit $4', [5, after.createdAt, 7, 2]],
+      ['project_list_after', 'select id, name from project where organization_id = $1 and (created_at, id) < ($2, $3::bigint)\n  order by project.created_at desc, project.id desc limit $4', [5, after.createdAt, 7, 2]],
+    ]);
+  });
+
+  it('reads an expression under its column name while still sorting by the column itself', async () => {
+    const { database, sent } = recorder();
+    const list = newestFirstList('project', ['organization_id'], ['id', 'created_at'], { created_at: (column) => `f(${column})` });
+    await list.selectTuples(database, [5], { limit: 2 });
+    expect(sent).toEqual([
+      ['project_list_first', 'select id, f(created_at) as created_at from project where organization_id = $1\n  order by project.created_at desc, project.id desc limit $2', [5, 2]],
     ]);
   });
 });

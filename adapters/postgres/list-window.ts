@@ -36,6 +36,8 @@ export interface NewestFirstList<Row, Owner extends readonly number[]> {
    * after `window.after` in the list order, i.e. older: `created_at` descending, then `id` descending.
    */
   select(database: Database, owner: Owner, window?: ListWindow): Promise<Row[]>;
+  /** `select`, each row an array of the columns' values in the order they were named (`Database.selectTuples`). */
+  selectTuples<Tuple extends readonly unknown[]>(database: Database, owner: Owner, window?: ListWindow): Promise<Tuple[]>;
 }
 
 /**
@@ -46,32 +48,43 @@ export interface NewestFirstList<Row, Owner extends readonly number[]> {
  * their columns: a prepared `select *` fails once a migration changes the table under a running
  * app. The row comparison `(created_at, id) < (…)` walks an index on `(<owner columns>,
  * created_at desc, id desc)` without a sort; the cursor's id is an int8 there, as in `windowed`.
- * `limit null` is no limit.
+ * `limit null` is no limit. `expressions` replaces a column by an expression, read under the
+ * column's name (`epochMillis`: a timestamp as a number).
  */
 export function newestFirstList<T extends TableName, const C extends readonly [Column<T>, ...Column<T>[]]>(
   table: T,
   ownerColumns: C,
   columns: readonly Column<T>[],
+  expressions: Partial<Record<Column<T>, (column: string) => string>> = {},
 ): NewestFirstList<Selectable<Tables[T]>, { readonly [K in keyof C]: number }> {
   const owner = ownerColumns.map((column, index) => `${column} = $${index + 1}`).join(' and ');
   const n = ownerColumns.length;
-  const read = columns.join(', ');
+  const read = columns.map((column) => (expressions[column] ? `${expressions[column](column)} as ${column}` : column)).join(', ');
+  // Qualified: a bare name in ORDER BY means a result column first, and `read` may put an
+  // expression under the column's name (sorting by it would forgo the index).
+  const order = `${table}.created_at desc, ${table}.id desc`;
   const first: PreparedSql = {
     name: `${table}_list_first`,
     text: `select ${read} from ${table} where ${owner}
-  order by created_at desc, id desc limit $${n + 1}`,
+  order by ${order} limit $${n + 1}`,
   };
   const after: PreparedSql = {
     name: `${table}_list_after`,
     text: `select ${read} from ${table} where ${owner} and (created_at, id) < ($${n + 1}, $${n + 2}::bigint)
-  order by created_at desc, id desc limit $${n + 3}`,
+  order by ${order} limit $${n + 3}`,
+  };
+  const statement = (ownerValues: readonly number[], window: ListWindow): [PreparedSql, unknown[]] => {
+    const limit = window.limit ?? null;
+    return window.after ? [after, [...ownerValues, window.after.createdAt, window.after.id, limit]] : [first, [...ownerValues, limit]];
   };
   return {
     select(database, ownerValues, window = {}) {
-      const limit = window.limit ?? null;
-      return window.after
-        ? database.select(after, [...ownerValues, window.after.createdAt, window.after.id, limit])
-        : database.select(first, [...ownerValues, limit]);
+      const [sql, params] = statement(ownerValues, window);
+      return database.select(sql, params);
+    },
+    selectTuples<Tuple extends readonly unknown[]>(database: Database, ownerValues: readonly number[], window: ListWindow = {}) {
+      const [sql, params] = statement(ownerValues, window);
+      return database.selectTuples<Tuple>(sql, params);
     },
   };
 }
