@@ -49,11 +49,12 @@ const MILLISECONDS = Array.from({ length: 1000 }, (_, ms) => `${String(ms).padSt
 let second = Number.NaN;
 let secondPrefix = '';
 /**
- * pino's `isoTime` (`,"time":"<ISO 8601>"`), with the date and time up to the second made once a
- * second: `new Date(now).toISOString()` for every line cost several thousand instructions
- * (docs/benchmarks.md); now a line joins two strings.
+ * The line's time field as pino's `stdTimeFunctions.isoTime` writes it (`,"time":"<ISO 8601>"`),
+ * with the date and time up to the second made once a second: `new Date(now).toISOString()` for
+ * every line cost several thousand instructions (docs/benchmarks.md); now a line joins two strings.
+ * (Not app/http/iso-time.ts, which formats a given Date and caches by day.)
  */
-function isoTime(): string {
+function timeField(): string {
   const now = Date.now();
   const ms = now % 1000;
   if (now - ms !== second) {
@@ -77,7 +78,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     {
       level,
       base: { service: 'tenantkit' },
-      timestamp: isoTime,
+      timestamp: timeField,
       formatters: { log: redactSecrets },
       serializers: { err: pino.stdSerializers.err, ...SECRET_SERIALIZERS },
     },
