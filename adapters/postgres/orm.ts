@@ -4,6 +4,7 @@ import { entities } from './schema';
 import { routines as quotaRoutines } from './schema/quota.routines';
 import { aiRoutines } from './schema/ai.routines';
 import { migrations } from './migrations';
+import { pooledClientClass, type PgClientClass } from './pooled-client';
 
 export interface OrmOptions {
   /** `postgres://…` for a server; omit and pass `embedded` for PGlite. */
@@ -82,41 +83,23 @@ function driverOptions(purpose: 'serve' | 'migrate', embedded: boolean): Record<
   const limits = DATABASE_TIME_LIMITS;
   const common = { connectionTimeoutMillis: purpose === 'migrate' ? 10_000 : limits.connectMs, idle_in_transaction_session_timeout: limits.idleInTransactionMs };
   if (purpose === 'migrate') return { ...common, statement_timeout: 0 };
-  if (embedded) return { ...common, statement_timeout: 15_000 };
+  if (embedded) return { ...common, statement_timeout: 15_000, onPoolCreated: usePooledClient() };
   return {
     ...common,
     statement_timeout: limits.statementMs,
-    query_timeout: limits.queryMs,
     keepAlive: true,
     keepAliveInitialDelayMillis: limits.keepAliveIdleMs,
-    onPoolCreated: discardTimedOutConnections,
+    onPoolCreated: usePooledClient(limits.queryMs),
   };
 }
 
-type QueryFn = (...args: unknown[]) => unknown;
-interface PgClientClass {
-  new (...args: never[]): { query: QueryFn; connection?: { stream?: { destroy(): void } } };
-}
-
 /**
- * A query that timed out on the client still holds its connection: pg keeps it as the active
- * query until the server answers, which a wedged server never does, and the pool would hand the
- * stuck connection to the next request. Closing the connection on a time-out makes the pool drop
- * it and open a fresh one, so the API recovers as soon as the database does. The pool builds its
- * clients from `pool.Client`, set here before the first connection is opened.
+ * The pool's clients are `PooledClient`s, which also keep the client-side query time limit
+ * (`pooled-client.ts` says what they change and why; pg's own `query_timeout` is not used).
  */
-function discardTimedOutConnections(pool: { Client: PgClientClass }): void {
-  const Base = pool.Client;
-  pool.Client = class extends Base {
-    override query = (...args: unknown[]): unknown => {
-      const result = Base.prototype.query.apply(this, args);
-      if (result instanceof Promise) {
-        result.catch((error: unknown) => {
-          if (error instanceof Error && error.message === 'Query read timeout') this.connection?.stream?.destroy();
-        });
-      }
-      return result;
-    };
+function usePooledClient(queryTimeoutMs?: number): (pool: { Client: PgClientClass }) => void {
+  return (pool) => {
+    pool.Client = pooledClientClass(pool.Client, queryTimeoutMs);
   };
 }
 
