@@ -1286,7 +1286,7 @@ export interface paths {
         put?: never;
         /**
          * Create an organization API key
-         * @description Creates a key that acts for the organization with `role` (not above your own: 403 `ACCESS_DENIED`) on every organization route that role reaches, sent as `Authorization: Bearer <key>`. The key (`tk_` then 43 characters) is in this response only: only its SHA-256 is stored. It belongs to the organization, not to you: it keeps working if you leave. `expires_at`, 1 hour to 1 year ahead, is optional (absent: never). Only a signed-in member may create keys, not a key.
+         * @description Creates a key that acts for the organization with `role` (not above your own: 403 `ACCESS_DENIED`) on every organization route that role reaches, sent as `Authorization: Bearer <key>`. The key (`tk_` then 43 characters) is in this response only: only its SHA-256 is stored. It belongs to the organization, not to you: it keeps working if you leave. `expires_at`, 1 hour to 1 year ahead, is optional (absent or null: never). Only a signed-in member may create keys, not a key.
          *
          *     **Access:** `org_admin` or above (session cookie only).
          */
@@ -1720,8 +1720,8 @@ export interface components {
              * @enum {string}
              */
             role: "readonly" | "member" | "org_admin";
-            /** @description When the key stops working: 1 hour to 1 year from now. Absent: never */
-            expires_at?: string;
+            /** @description When the key stops working: 1 hour to 1 year from now. Absent or null: never */
+            expires_at?: string | null;
         };
         CreatedApiKey: {
             id: number;
