@@ -1258,7 +1258,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a passkey (`response`: the credential's `toJSON()`); sets the session cookie
-         * @description Verifies the browser's `AuthenticationResponseJSON` against the `passkey_challenge` cookie's challenge (used up by the attempt). A passkey with user verification is both factors: no TOTP step, and the session satisfies an organization's `require_mfa`. Every failure (unknown credential, bad signature, wrong origin or rp id, user not verified, missing, used or expired challenge, a signature counter that went backwards) is 401 `INVALID_CREDENTIALS`; a suspended user or organization 401 `ACCOUNT_SUSPENDED`. Shares `login`'s rate limit per client IP. A session cookie sent with the request is revoked first.
+         * @description Verifies the browser's `AuthenticationResponseJSON` against the `passkey_challenge` cookie's challenge (used up by the attempt). A passkey with user verification is both factors: no TOTP step, and the session satisfies an organization's `require_mfa`. Every failure (unknown credential, bad signature, wrong origin or rp id, user not verified, missing, used or expired challenge, a signature counter that went backwards) is 401 `INVALID_CREDENTIALS`; a suspended user or organization 401 `ACCOUNT_SUSPENDED`. Shares `login`'s rate limits: per client IP, and per account for a registered credential (its failures count as wrong passwords do; a full window answers 429 `RATE_LIMITED` before verifying). A session cookie sent with the request is revoked first.
          *
          *     **Access:** public. Rate limit: 5/15m per client IP (429 `RATE_LIMITED` beyond).
          */
