@@ -6,7 +6,9 @@ import { parseTimestamp } from './timestamp';
 
 /**
  * The AI tables' rows as domain values, for both adapter families: typed on the rows as the
- * driver reads them (times as text, int8 as text), which the in-memory rows (Dates, numbers) fit too.
+ * driver reads them (times as text, int8 as text: the token counts and the ids of reservations and
+ * usage records), which the in-memory rows (Dates, numbers) fit too. An int8 id is read as a
+ * number: a serial stays far below 2^53.
  */
 type ReservationRow = Selectable<Tables['ai_reservation']>;
 type UsageRow = Selectable<Tables['llm_usage_log']>;
@@ -19,7 +21,7 @@ export function count(value: string | number): number {
 }
 
 export const toReservation = (row: ReservationRow): Reservation => ({
-  id: row.id,
+  id: Number(row.id),
   organizationId: row.organization_id,
   userId: row.user_id,
   feature: row.feature,
@@ -37,7 +39,7 @@ export const toReservation = (row: ReservationRow): Reservation => ({
 });
 
 export const toUsageRecord = (row: UsageRow): UsageRecord => ({
-  id: row.id,
+  id: Number(row.id),
   organizationId: row.organization_id,
   userId: row.user_id,
   feature: row.feature,

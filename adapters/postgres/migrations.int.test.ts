@@ -27,6 +27,18 @@ const backends: Array<[name: string, enabled: boolean, open: () => Promise<Backe
   }],
 ];
 
+/** The id columns of the AI tables that take a row per copilot call, and the columns that hold those ids. */
+const AI_ID_COLUMNS = [
+  ['ai_reservation', 'id'],
+  ['llm_usage_log', 'id'],
+  ['ai_credit_transaction', 'id'],
+  ['ai_credit_transaction', 'usage_id'],
+  ['ai_overage_report', 'usage_id'],
+] as const;
+const AI_ID_SEQUENCES = ['ai_reservation_id_seq', 'llm_usage_log_id_seq', 'ai_credit_transaction_id_seq'];
+/** The last migration before the AI ids became int8. */
+const AI_IDS_INT8_PREVIOUS = 'Migration20261126204914_InvitationByApiKey';
+
 const schemaDiff = async (orm: MikroORM) => (await orm.schema.getUpdateSchemaSQL({ wrap: false })).trim();
 
 async function publicTables(orm: MikroORM): Promise<string[]> {
@@ -119,6 +131,49 @@ describe.each(backends)('migrations on %s', (_name, enabled, open) => {
     );
     expect(versions).toEqual([{ session_version: 0, user_version: 0 }]);
     await backend.orm.em.execute('delete from organization');
+    expect(await schemaDiff(backend.orm)).toBe('');
+  });
+
+  test.skipIf(!enabled)("the AI tables' ids, their sequences and the usage ids that point at them are int8; down() of that step makes them int4 again, keeping the rows", async () => {
+    const types = async () => {
+      const columns = await backend.orm.em.execute<Array<{ name: string; type: string }>>(
+        `select table_name || '.' || column_name as name, data_type as type from information_schema.columns
+          where table_schema = 'public' and (table_name, column_name) in (${AI_ID_COLUMNS.map(([table, column]) => `('${table}', '${column}')`).join(', ')})
+          union all
+          select sequencename::text, data_type::text from pg_sequences where schemaname = 'public' and sequencename in ('ai_reservation_id_seq', 'llm_usage_log_id_seq', 'ai_credit_transaction_id_seq')
+          order by 1`,
+      );
+      return Object.fromEntries(columns.map((row) => [row.name, row.type]));
+    };
+    const all = (type: string) => Object.fromEntries([...AI_ID_COLUMNS.map(([table, column]) => `${table}.${column}`), ...AI_ID_SEQUENCES].sort().map((name) => [name, type]));
+    expect(await types()).toEqual(all('bigint'));
+
+    const at = '2026-11-20T10:00:00.000Z';
+    await backend.orm.em.execute(`insert into organization (id, name, status, overage_enabled, require_mfa, created_at, updated_at) values (900002, 'AI ids', 'active', false, false, '${at}', '${at}')`);
+    await backend.orm.em.execute(
+      `insert into llm_usage_log (id, organization_id, feature, model, input_tokens, output_tokens, allotment_tokens, credit_tokens, overage_tokens, period_start, created_at)
+        values (41, 900002, 'improve', 'gpt-test', 1, 2, 0, 3, 0, '${at}', '${at}')`,
+    );
+    await backend.orm.em.execute(`insert into ai_credit_transaction (id, organization_id, kind, tokens, usage_id, created_at) values (42, 900002, 'usage', -3, 41, '${at}')`);
+    await backend.orm.em.execute(
+      `insert into ai_overage_report (usage_id, organization_id, tokens, occurred_at, status, attempts, next_attempt_at, created_at) values (41, 900002, 5, '${at}', 'pending', 0, '${at}', '${at}')`,
+    );
+    // As text: the driver hands int4 over as a number, int8 as text.
+    const rows = async () =>
+      backend.orm.em.execute<Array<{ usage: string; transaction: string; report: string }>>(
+        'select u.id::text as usage, t.id::text as transaction, r.usage_id::text as report from llm_usage_log u join ai_credit_transaction t on t.usage_id = u.id join ai_overage_report r on r.usage_id = u.id',
+      );
+    const stored = await rows();
+    expect(stored).toEqual([{ usage: '41', transaction: '42', report: '41' }]);
+
+    await backend.orm.migrator.down({ to: AI_IDS_INT8_PREVIOUS });
+    expect(await types()).toEqual(all('integer'));
+    expect(await rows()).toEqual(stored);
+
+    await backend.orm.migrator.up();
+    expect(await types()).toEqual(all('bigint'));
+    expect(await rows()).toEqual(stored);
+    await backend.orm.em.execute('delete from organization where id = 900002');
     expect(await schemaDiff(backend.orm)).toBe('');
   });
 

@@ -88,7 +88,7 @@ export class PostgresAiCapacity implements AiCapacity {
       .limit(batchSize)
       .execute();
     let released = 0;
-    for (const { id } of expired) if (await this.release(id)) released += 1;
+    for (const { id } of expired) if (await this.release(Number(id))) released += 1;
     return released;
   }
 

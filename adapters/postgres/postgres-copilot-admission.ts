@@ -11,7 +11,7 @@ import type { Tables } from './schema/tables';
 
 // The column types `ai_admit` returns (a `setof record` function is called with its row's shape).
 const RESERVATION_TYPES: Record<(typeof RESERVATION_COLUMNS)[number], string> = {
-  id: 'integer',
+  id: 'bigint',
   organization_id: 'integer',
   user_id: 'integer',
   feature: 'varchar',

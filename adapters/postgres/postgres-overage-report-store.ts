@@ -17,7 +17,7 @@ export class PostgresOverageReportStore extends LeasedOutbox<ClaimedRow, DueOver
       key: 'usage_id',
       returning: CLAIMED,
       itemOf: (row) => ({
-        usageId: row.usage_id,
+        usageId: Number(row.usage_id),
         organizationId: row.organization_id,
         tokens: count(row.tokens),
         occurredAt: new Date(row.occurred_at),

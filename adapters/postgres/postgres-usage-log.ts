@@ -14,7 +14,7 @@ export class PostgresUsageLog implements UsageLog {
     let query = this.database.db.selectFrom('llm_usage_log').selectAll().where('organization_id', '=', organizationId);
     if (userId !== null) query = query.where('user_id', '=', userId);
     const { after, limit } = window;
-    // The cursor's id as int8: it may pass the int4 column's range (see windowed in list-window.ts).
+    // The cursor's id as int8, the column's type: it may be any integer up to 2^53 - 1.
     if (after) query = query.where(sql<boolean>`(created_at, id) < (${after.createdAt}, ${after.id}::bigint)`);
     query = query.orderBy('created_at', 'desc').orderBy('id', 'desc');
     if (limit !== undefined) query = query.limit(limit);

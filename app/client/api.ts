@@ -1258,7 +1258,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a passkey (`response`: the credential's `toJSON()`); sets the session cookie
-         * @description Verifies the browser's `AuthenticationResponseJSON` against the `passkey_challenge` cookie's challenge (used up by the attempt). A passkey with user verification is both factors: no TOTP step, and the session satisfies an organization's `require_mfa`. Every failure (unknown credential, bad signature, wrong origin or rp id, user not verified, missing, used or expired challenge, a signature counter that went backwards) is 401 `INVALID_CREDENTIALS`; a suspended user or organization 401 `ACCOUNT_SUSPENDED`. Shares `login`'s rate limit per client IP. A session cookie sent with the request is revoked first.
+         * @description Verifies the browser's `AuthenticationResponseJSON` against the `passkey_challenge` cookie's challenge (used up by the attempt). A passkey with user verification is both factors: no TOTP step, and the session satisfies an organization's `require_mfa`. Every failure (unknown credential, bad signature, wrong origin or rp id, user not verified, missing, used or expired challenge, a signature counter that went backwards) is 401 `INVALID_CREDENTIALS`; a suspended user or organization 401 `ACCOUNT_SUSPENDED`. Shares `login`'s rate limits: per client IP, and per account for a registered credential (its failures count as wrong passwords do; a full window answers 429 `RATE_LIMITED` before verifying). A session cookie sent with the request is revoked first.
          *
          *     **Access:** public. Rate limit: 5/15m per client IP (429 `RATE_LIMITED` beyond).
          */
@@ -1286,7 +1286,7 @@ export interface paths {
         put?: never;
         /**
          * Create an organization API key
-         * @description Creates a key that acts for the organization with `role` (not above your own: 403 `ACCESS_DENIED`) on every organization route that role reaches, sent as `Authorization: Bearer <key>`. The key (`tk_` then 43 characters) is in this response only: only its SHA-256 is stored. It belongs to the organization, not to you: it keeps working if you leave. `expires_at`, 1 hour to 1 year ahead, is optional (absent: never). Only a signed-in member may create keys, not a key.
+         * @description Creates a key that acts for the organization with `role` (not above your own: 403 `ACCESS_DENIED`) on every organization route that role reaches, sent as `Authorization: Bearer <key>`. The key (`tk_` then 43 characters) is in this response only: only its SHA-256 is stored. It belongs to the organization, not to you: it keeps working if you leave. `expires_at`, 1 hour to 1 year ahead, is optional (absent or null: never). Only a signed-in member may create keys, not a key.
          *
          *     **Access:** `org_admin` or above (session cookie only).
          */
@@ -1720,8 +1720,8 @@ export interface components {
              * @enum {string}
              */
             role: "readonly" | "member" | "org_admin";
-            /** @description When the key stops working: 1 hour to 1 year from now. Absent: never */
-            expires_at?: string;
+            /** @description When the key stops working: 1 hour to 1 year from now. Absent or null: never */
+            expires_at?: string | null;
         };
         CreatedApiKey: {
             id: number;

@@ -40,6 +40,7 @@ export function passkeysModule(): ContainerModule {
       clock: ctx.get(TOKENS.Clock),
       unitOfWork: ctx.get(TOKENS.UnitOfWork),
       audit: ctx.get(TOKENS.AuditLog),
+      loginThrottle: ctx.get(TOKENS.LoginThrottle),
       failedSignIns: ctx.get(TOKENS.FailedSignIns),
     });
 

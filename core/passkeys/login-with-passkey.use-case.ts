@@ -28,12 +28,21 @@ const invalid = () => new DomainError('INVALID_CREDENTIALS', 'The passkey sign-i
  * User verification makes the passkey both factors: no TOTP step follows, and the session is
  * marked as made by a passkey, which satisfies an organization that requires MFA.
  *
+ * A registered credential names its account, and from then on the attempt is that account's, as
+ * a password login is its email's: the per-account throttle refuses it before anything is
+ * verified, a failure counts against the account like a wrong password (so switching to a passkey
+ * buys no extra tries), and a completed sign-in clears the failures. An unknown credential names
+ * no account: only the per-IP limit counts it.
+ *
  * The session records `login.succeeded`; a failure once the credential is known to belong to an
  * account records `login.failed` in that account's organization, off the request's path.
  */
 export class LoginWithPasskey {
   constructor(
-    private readonly deps: Pick<PasskeysDeps, 'passkeys' | 'challenges' | 'relyingParty' | 'users' | 'organizations' | 'sessions' | 'sessionIssuer' | 'tokenHasher' | 'clock' | 'failedSignIns'>,
+    private readonly deps: Pick<
+      PasskeysDeps,
+      'passkeys' | 'challenges' | 'relyingParty' | 'users' | 'organizations' | 'sessions' | 'sessionIssuer' | 'tokenHasher' | 'clock' | 'loginThrottle' | 'failedSignIns'
+    >,
   ) {}
 
   async execute(input: LoginWithPasskeyInput): Promise<{ userId: number; session: IssuedSession }> {
@@ -43,25 +52,22 @@ export class LoginWithPasskey {
     const named = this.deps.relyingParty.readAssertion(input.response);
     if (!pending || !named) throw invalid();
     const passkey = await this.deps.passkeys.findByCredentialId(named.credentialId);
-    if (!passkey || (named.userHandle !== null && named.userHandle !== passkey.userHandle)) throw invalid();
+    const user = passkey && (await this.deps.users.findById(passkey.userId));
+    if (!passkey || !user) throw invalid();
+    await this.deps.loginThrottle.assertOpen(user.email);
+    const refused = async (): Promise<never> => {
+      this.deps.failedSignIns.record({ userId: user.id, organizationId: user.organizationId, method: 'passkey', reason: 'invalid_credentials', origin: input.origin });
+      await this.deps.loginThrottle.recordFailure(user.email);
+      throw invalid();
+    };
+    if (named.userHandle !== null && named.userHandle !== passkey.userHandle) return refused();
     const verified = await this.deps.relyingParty.verifyAssertion(input.response, pending.matches, passkey);
-    // A registered credential names its account: a failure from here on is that account's.
-    const failed = (reason: 'invalid_credentials' | 'account_suspended') =>
-      this.deps.failedSignIns.record({ userId: passkey.userId, method: 'passkey', reason, origin: input.origin });
-    if (!verified) {
-      failed('invalid_credentials');
-      throw invalid();
-    }
+    if (!verified) return refused();
     const recorded = await this.deps.passkeys.recordUse(passkey.id, { expectedCounter: passkey.counter, counter: verified.counter, backedUp: verified.backedUp, at: now });
-    if (!recorded) {
-      failed('invalid_credentials');
-      throw invalid();
-    }
-    const user = await this.deps.users.findById(passkey.userId);
-    if (!user) throw invalid();
+    if (!recorded) return refused();
     const organization = await this.deps.organizations.findById(user.organizationId);
     if (user.status !== 'active' || organization?.status !== 'active') {
-      failed('account_suspended');
+      this.deps.failedSignIns.record({ userId: user.id, organizationId: user.organizationId, method: 'passkey', reason: 'account_suspended', origin: input.origin });
       throw new DomainError('ACCOUNT_SUSPENDED', 'This account is suspended');
     }
     await revokePresentedSession(this.deps, input.presentedToken);
@@ -71,6 +77,7 @@ export class LoginWithPasskey {
       { viaPasskey: true },
     );
     if (!session) throw invalid();
+    await this.deps.loginThrottle.reset(user.email);
     return { userId: user.id, session };
   }
 }

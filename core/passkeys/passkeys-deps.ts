@@ -9,6 +9,7 @@ import type { PasskeyRepository } from './passkey-repository.port';
 import type { RelyingParty } from './relying-party.port';
 import type { AuditLog } from '../audit/audit-log.port';
 import type { FailedSignIns } from '../accounts/failed-sign-ins';
+import type { LoginThrottle } from '../accounts/login-throttle';
 import type { UnitOfWork } from '../shared/unit-of-work.port';
 
 /** Every port and helper the passkey use cases draw on; each takes the `Pick` it needs as its one `deps`. */
@@ -26,6 +27,8 @@ export interface PasskeysDeps {
   /** A passkey added or removed is recorded in the same transaction as the change. */
   unitOfWork: UnitOfWork;
   audit: AuditLog;
+  /** The per-account failure counter password logins share: a passkey sign-in counts against it too. */
+  loginThrottle: LoginThrottle;
   /** Records `login.failed` of known accounts, off the request's path. */
   failedSignIns: FailedSignIns;
 }

@@ -153,6 +153,19 @@ describe('passkey sign-in', () => {
     await expect(h.loginWithPasskey.execute({ cookieToken: again.cookieToken, response: stranger.assert(again.options) })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
   });
 
+  it("counts a known credential's failures against its account, refuses it before verifying once they fill the window, and clears them on a completed sign-in", async () => {
+    const h = passkeysHarness();
+    const user = await h.aUser();
+    const { authenticator } = await h.enrolPasskey(user);
+
+    for (let i = 0; i < 9; i += 1) await expect(signIn(h, authenticator, { withoutUserVerification: true })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    await signIn(h, authenticator);
+    for (let i = 0; i < 10; i += 1) await expect(signIn(h, authenticator, { withoutUserVerification: true })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+
+    await expect(signIn(h, authenticator)).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
+    await expect(h.throttle.assertOpen(user.email)).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
+  });
+
   it('tells a suspended account only after the passkey verified', async () => {
     const h = passkeysHarness();
     const user = await h.aUser();

@@ -44,6 +44,7 @@ export function passkeyDepsOf(h: AccountsHarness): PasskeysDeps {
     clock: h.clock,
     unitOfWork: h.ports.unitOfWork,
     audit: h.ports.audit,
+    loginThrottle: h.throttle,
     failedSignIns: h.failedSignIns,
   };
 }

@@ -9,6 +9,17 @@ import type { AiStoresHarness } from './ai-capacity.contract';
 
 const AI_TABLES = ['ai_reservation', 'ai_period_usage', 'ai_credit_account', 'ai_credit_transaction', 'llm_usage_log', 'ai_overage_report'] as const;
 
+/**
+ * Moves the id sequences of the AI tables that take a row per copilot call past int4 (2^31 - 1),
+ * where a busy deployment's get to: every id the stores hand out, pass back or page by is then
+ * one a 32-bit column or parameter could not hold.
+ */
+export async function aiIdsPastInt4(database: Database): Promise<void> {
+  for (const table of ['ai_reservation', 'llm_usage_log', 'ai_credit_transaction']) {
+    await database.run(`select setval('${table}_id_seq', 3000000000)`, []);
+  }
+}
+
 /** The AI stores over a migrated database; `close` is the caller's (drop or close it). */
 export function postgresAiHarness(database: Database, close: () => Promise<void>): AiStoresHarness {
   return {

@@ -61,11 +61,22 @@ describe('organization API keys over HTTP', () => {
     expectApiError(await admin.api.POST('/api-keys', { body: { name: 'x', role: 'member', expires_at: 'tomorrow' } }), 422, 'VALIDATION_ERROR');
     const fine = new Date(Date.now() + 2 * 3_600_000).toISOString();
     expect((await admin.api.POST('/api-keys', { body: { name: 'x', role: 'member', expires_at: fine } })).data).toMatchObject({ expires_at: fine });
+    expectApiError(await admin.api.POST('/api-keys', { body: { name: 'x', role: 'member', expires_at: '' } }), 422, 'VALIDATION_ERROR');
+    expectApiError(await admin.api.POST('/api-keys', { body: { name: 'x', role: 'member', expires_at: 0 as unknown as string } }), 422, 'VALIDATION_ERROR');
 
     const member = await as('member', admin.organizationId);
     expectApiError(await member.api.POST('/api-keys', { body: { name: 'x', role: 'readonly' } }), 403, 'ACCESS_DENIED');
     const reader = await as('readonly', admin.organizationId);
     expectApiError(await reader.api.GET('/api-keys'), 403, 'ACCESS_DENIED');
+  });
+
+  it('takes expires_at: null as never, as the ApiKey it answers shows it, so a client can send a key back as it read it', async () => {
+    const admin = await as('org_admin');
+    const created = await admin.api.POST('/api-keys', { body: { name: 'Round trip', role: 'member', expires_at: null } });
+
+    expect(created.response.status).toBe(201);
+    expect(created.data).toMatchObject({ name: 'Round trip', expires_at: null });
+    expect((await keyed(created.data!.key).GET('/projects')).response.status).toBe(200);
   });
 
   it("answers 403 to a key on routes about one's own user, key management and sys_admin routes", async () => {

@@ -141,6 +141,45 @@ describe('passkeys over HTTP', () => {
     expectApiError(await signIn(browser(app), authenticator), 401, 'ACCOUNT_SUSPENDED');
   });
 
+  it("counts a known credential's failed sign-ins against its account as wrong passwords are, whatever the IP: the 11th is 429 for passkey and password alike", async () => {
+    const alice = await member();
+    const { authenticator } = await enrol(alice.browser);
+    const email = (await alice.browser.api.GET('/users/me')).data!.email;
+    expect((await signIn(browser(app), authenticator)).data).toEqual({ user_id: alice.userId });
+
+    // Each attempt from a new browser, so a new client IP: only the account's counter can refuse.
+    // The counter stands at 1 after the sign-in above: reporting 1 again does not move it forward.
+    const failures = [{ withoutUserVerification: true }, { origin: 'https://evil.example' }, { challenge: 'c3RhbGU' }, { counter: 1 }];
+    for (let i = 0; i < 10; i += 1) {
+      const visitor = browser(app);
+      const options = (await visitor.api.POST('/auth/passkeys/login/options')).data!;
+      const failed = await visitor.api.POST('/auth/passkeys/login', { body: { response: authenticator.assert(options, failures[i % failures.length]) as never } });
+      expectApiError(failed, 401, 'INVALID_CREDENTIALS');
+    }
+
+    const refused = await signIn(browser(app), authenticator);
+    expectApiError(refused, 429, 'RATE_LIMITED');
+    expect(Number(refused.response.headers.get('Retry-After'))).toBeGreaterThan(800);
+    expectApiError(await browser(app).api.POST('/auth/login', { body: { email, password: 'whatever it is' } }), 429, 'RATE_LIMITED');
+  });
+
+  it('refuses a passkey sign-in with 429 before verifying once wrong passwords have filled the account\'s window; an unknown credential counts per IP only', async () => {
+    const alice = await member();
+    const { authenticator } = await enrol(alice.browser);
+    const email = (await alice.browser.api.GET('/users/me')).data!.email;
+    for (let i = 0; i < 10; i += 1) {
+      expectApiError(await browser(app).api.POST('/auth/login', { body: { email, password: 'wrong password' } }), 401, 'INVALID_CREDENTIALS');
+    }
+    expectApiError(await signIn(browser(app), authenticator), 429, 'RATE_LIMITED');
+
+    const stranger = new SoftwareAuthenticator(WEB_ORIGIN);
+    stranger.register({ rp: { id: 'localhost' }, user: { id: 'c3RyYW5nZXI' }, challenge: 'eA' });
+    const bob = await member();
+    const bobs = await enrol(bob.browser);
+    for (let i = 0; i < 11; i += 1) expectApiError(await signIn(browser(app), stranger), 401, 'INVALID_CREDENTIALS');
+    expect((await signIn(browser(app), bobs.authenticator)).data).toEqual({ user_id: bob.userId });
+  });
+
   it('docs/passkeys.md shows the page the browser test runs, as it is', async () => {
     const page = await readFile(new URL('../fixtures/passkeys/passkey-page.html', import.meta.url), 'utf8');
     const doc = await readFile(new URL('../../docs/passkeys.md', import.meta.url), 'utf8');

@@ -86,8 +86,9 @@ export function copilotWorld(app: TestApp): CopilotWorld {
     },
     usageRows: (organizationId) =>
       database.select<UsageRow>(
-        // int8 columns: cast for the driver to hand over numbers (one call's counts fit int4).
-        `select id, user_id, feature, model, input_tokens::int4 as input_tokens, output_tokens::int4 as output_tokens,
+        // int8 columns: cast for the driver to hand over numbers (one call's counts fit int4; the
+        // id as float8, exact below 2^53).
+        `select id::float8 as id, user_id, feature, model, input_tokens::int4 as input_tokens, output_tokens::int4 as output_tokens,
            allotment_tokens::int4 as allotment_tokens, credit_tokens::int4 as credit_tokens, overage_tokens::int4 as overage_tokens
          from llm_usage_log where organization_id = $1 order by id`,
         [organizationId],

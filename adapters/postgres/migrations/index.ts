@@ -18,6 +18,7 @@ import { Migration20261126182315_Passkeys } from './Migration20261126182315_Pass
 import { Migration20261126194743_AuditLog } from './Migration20261126194743_AuditLog';
 import { Migration20261126201651_ApiKeys } from './Migration20261126201651_ApiKeys';
 import { Migration20261126204914_InvitationByApiKey } from './Migration20261126204914_InvitationByApiKey';
+import { Migration20261127021917_AiIdsInt8 } from './Migration20261127021917_AiIdsInt8';
 
 /** Every migration, in order. Written by `npm run migration:create`; listed so bundlers and tsx never depend on a glob. */
 export const migrations: MigrationObject[] = [
@@ -40,4 +41,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126194743_AuditLog', class: Migration20261126194743_AuditLog },
   { name: 'Migration20261126201651_ApiKeys', class: Migration20261126201651_ApiKeys },
   { name: 'Migration20261126204914_InvitationByApiKey', class: Migration20261126204914_InvitationByApiKey },
+  { name: 'Migration20261127021917_AiIdsInt8', class: Migration20261127021917_AiIdsInt8 },
 ];

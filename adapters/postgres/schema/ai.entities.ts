@@ -6,7 +6,10 @@ import { OrganizationSchema, UserSchema } from './accounts.entities';
 /**
  * The AI copilot's tables. Every token count is int8: totals add up over an organization's life,
  * and a single call's counts come from a provider's report (clamped in core, but a column is no
- * place to find out that a bound was wrong).
+ * place to find out that a bound was wrong). The ids of the tables that take rows per call
+ * (reservations, usage records, credit transactions) are int8 as well, like those of the other
+ * per-event tables (sessions, audit events, emails): a sequence spends a value on every call,
+ * and 2^31 is 20 calls a second for three and a half years.
  */
 
 /** USD per million tokens per model; seeded by the migration, editable by an operator. */
@@ -57,13 +60,13 @@ export const AiCreditTransactionSchema = defineEntity({
   name: 'AiCreditTransaction',
   tableName: 'ai_credit_transaction',
   properties: {
-    id: p.integer().primary().autoincrement(),
+    id: p.bigint().primary().autoincrement(),
     organization: p.manyToOne(OrganizationSchema).updateRule('cascade').deleteRule('cascade').index(),
     kind: p.string().$type<'purchase' | 'usage'>().length(16),
     tokens: p.bigint(),
     checkoutSessionId: p.string().length(255).nullable().unique('ai_credit_transaction_checkout_session_id_unique'),
     packId: p.string().length(100).nullable(),
-    usageId: p.integer().nullable(),
+    usageId: p.bigint().nullable(),
     createdAt: p.datetime().columnType('timestamptz'),
   },
 });
@@ -77,7 +80,7 @@ export const AiReservationSchema = defineEntity({
   name: 'AiReservation',
   tableName: 'ai_reservation',
   properties: {
-    id: p.integer().primary().autoincrement(),
+    id: p.bigint().primary().autoincrement(),
     organization: p.manyToOne(OrganizationSchema).updateRule('cascade').deleteRule('cascade').index(),
     userId: p.integer(),
     feature: p.string().$type<CopilotFeature>().length(16),
@@ -130,7 +133,7 @@ export const LlmUsageLogSchema = defineEntity({
     },
   ],
   properties: {
-    id: p.integer().primary().autoincrement(),
+    id: p.bigint().primary().autoincrement(),
     organization: p.manyToOne(OrganizationSchema).updateRule('cascade').deleteRule('cascade').index(false),
     user: p.manyToOne(UserSchema).updateRule('cascade').deleteRule('set null').nullable().index(false),
     feature: p.string().$type<CopilotFeature>().length(16),

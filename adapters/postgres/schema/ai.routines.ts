@@ -112,7 +112,7 @@ export const AiSettle = new Routine({
   language: 'plpgsql',
   deterministic: false,
   params: {
-    p_reservation_id: { type: 'integer' },
+    p_reservation_id: { type: 'bigint' },
     ...CALL_PARAMS,
     p_overage_allowed: { type: 'boolean' },
     p_input_tokens: { type: 'bigint' },
@@ -183,7 +183,7 @@ export const AiRelease = new Routine({
   language: 'plpgsql',
   deterministic: false,
   params: {
-    p_reservation_id: { type: 'integer' },
+    p_reservation_id: { type: 'bigint' },
     p_at: { type: 'timestamptz' },
   },
   returns: { runtimeType: 'object', columnType: 'setof ai_reservation' },

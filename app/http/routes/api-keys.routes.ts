@@ -42,7 +42,7 @@ export function apiKeyRoutes(useCases: ApiKeyUseCases, options: { baseApiUrl: st
       description:
         'Creates a key that acts for the organization with `role` (not above your own: 403 `ACCESS_DENIED`) on every organization route that role reaches, sent as `Authorization: Bearer <key>`. ' +
         'The key (`tk_` then 43 characters) is in this response only: only its SHA-256 is stored. It belongs to the organization, not to you: it keeps working if you leave. ' +
-        '`expires_at`, 1 hour to 1 year ahead, is optional (absent: never). Only a signed-in member may create keys, not a key.',
+        '`expires_at`, 1 hour to 1 year ahead, is optional (absent or null: never). Only a signed-in member may create keys, not a key.',
       access: 'org_admin',
       apiKeys: 'refused',
       body: CreateApiKeyRequest,

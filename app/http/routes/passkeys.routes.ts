@@ -32,8 +32,8 @@ export interface PasskeyUseCases {
 }
 
 /**
- * A passkey sign-in shares `/auth/login`'s counter per client IP: switching from passwords to
- * passkeys buys no extra tries. Asking for login options only writes a challenge row, limited
+ * A passkey sign-in shares `/auth/login`'s counter per client IP (and, in the use case, its
+ * per-account one): switching from passwords to passkeys buys no extra tries. Asking for login options only writes a challenge row, limited
  * more loosely so a page can open several sign-ins.
  */
 const LIMITS = {
@@ -167,7 +167,7 @@ export function passkeyRoutes(useCases: PasskeyUseCases, cookies: { session: Ses
       operationId: 'loginWithPasskey',
       summary: "Sign in with a passkey (`response`: the credential's `toJSON()`); sets the session cookie",
       description:
-        "Verifies the browser's `AuthenticationResponseJSON` against the `passkey_challenge` cookie's challenge (used up by the attempt). A passkey with user verification is both factors: no TOTP step, and the session satisfies an organization's `require_mfa`. Every failure (unknown credential, bad signature, wrong origin or rp id, user not verified, missing, used or expired challenge, a signature counter that went backwards) is 401 `INVALID_CREDENTIALS`; a suspended user or organization 401 `ACCOUNT_SUSPENDED`. Shares `login`'s rate limit per client IP. A session cookie sent with the request is revoked first.",
+        "Verifies the browser's `AuthenticationResponseJSON` against the `passkey_challenge` cookie's challenge (used up by the attempt). A passkey with user verification is both factors: no TOTP step, and the session satisfies an organization's `require_mfa`. Every failure (unknown credential, bad signature, wrong origin or rp id, user not verified, missing, used or expired challenge, a signature counter that went backwards) is 401 `INVALID_CREDENTIALS`; a suspended user or organization 401 `ACCOUNT_SUSPENDED`. Shares `login`'s rate limits: per client IP, and per account for a registered credential (its failures count as wrong passwords do; a full window answers 429 `RATE_LIMITED` before verifying). A session cookie sent with the request is revoked first.",
       access: 'public',
       rateLimit: LIMITS.login,
       body: PasskeyLoginRequest,

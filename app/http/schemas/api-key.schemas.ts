@@ -14,13 +14,19 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d
 export const CreateApiKeyRequest = v.object({
   name: v.pipe(requiredName(64), v.description('Shown in the list, so people can tell keys apart: 1..64 characters, one line')),
   role: v.pipe(v.picklist(API_KEY_ROLES, `Must be one of ${API_KEY_ROLES.join(', ')}`), v.description("The key's role; not above your own")),
+  // null means never, as absent does: the ApiKey answer shows a never-expiring key as
+  // `expires_at: null`, so a client that sends back what it read must not be refused.
   expires_at: v.optional(
     v.pipe(
-      v.string('Must be a string'),
-      v.regex(ISO_TIMESTAMP, 'Must be an ISO-8601 timestamp with an offset, such as 2027-01-31T12:00:00.000Z'),
-      v.description('When the key stops working: 1 hour to 1 year from now. Absent: never'),
-      v.transform((text: string) => new Date(text)),
-      v.check((date: Date) => !Number.isNaN(date.getTime()), 'Must be a real date and time'),
+      v.nullable(
+        v.pipe(
+          v.string('Must be a string'),
+          v.regex(ISO_TIMESTAMP, 'Must be an ISO-8601 timestamp with an offset, such as 2027-01-31T12:00:00.000Z'),
+          v.transform((text: string) => new Date(text)),
+          v.check((date: Date) => !Number.isNaN(date.getTime()), 'Must be a real date and time'),
+        ),
+      ),
+      v.description('When the key stops working: 1 hour to 1 year from now. Absent or null: never'),
     ),
   ),
 });
