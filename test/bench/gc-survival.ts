@@ -49,11 +49,14 @@ runBench(
       const load = (connections: number, seconds: number) => cannon({ label: which, url: child.url, connections, seconds, requests: cookieCycle(PATH, cookieName, data.tokens) });
       await load(50, 4);
       const mark = (await readFile(logFile, 'utf8')).length;
+      const before = await child.cpuUsage();
       const result = await load(CONNECTIONS, SECONDS);
+      const after = await child.cpuUsage();
+      const cpu = (after.user + after.system - before.user - before.system) / result['2xx'];
       const scavenges = (await readFile(logFile, 'utf8')).slice(mark).split('\n').filter((line) => / gc=s /.test(line));
       const perScavenge = (key: string) => scavenges.reduce((sum, line) => sum + field(line, key), 0) / Math.max(1, scavenges.length) / 1e6;
       console.log(
-        `${which}: ${result['2xx']} requests at ${CONNECTIONS} connection(s), ${scavenges.length} scavenges; per scavenge: promoted ${perScavenge('promoted').toFixed(2)} MB, ` +
+        `${which}: ${result['2xx']} requests at ${CONNECTIONS} connection(s), ${cpu.toFixed(0)} µs CPU per request, ${scavenges.length} scavenges; per scavenge: promoted ${perScavenge('promoted').toFixed(2)} MB, ` +
           `allocated ${perScavenge('allocated').toFixed(1)} MB, pause ${(perScavenge('pause') * 1e6).toFixed(1)} ms; ${(result['2xx'] / Math.max(1, scavenges.length)).toFixed(0)} requests per scavenge`,
       );
       if (process.env.GC_SHOW) console.log(scavenges.slice(-2).join('\n'));
