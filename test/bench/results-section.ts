@@ -4,7 +4,7 @@ import { latency, MEASURED_HEADER, measuredRow, ms, pct, ratio, table } from './
 import { LIST_SIZES, ORGANIZATIONS, PROJECTS_PER_ORGANIZATION, USERS_PER_ORGANIZATION } from './seed';
 import { pairedSummary } from './paired';
 import {
-  ACCESS_LOG_WINDOWS, ACCESS_LOG_WINDOW_SECONDS, LOGIN_CONNECTIONS, LOGIN_RAMP_SECONDS, LOGIN_SECONDS, MIXED_SECONDS, MIXED_W1_CONNECTIONS, REFERENCE_SECONDS, W1_CONNECTIONS,
+  ACCESS_LOG_WARMUP_SECONDS, ACCESS_LOG_WINDOWS, ACCESS_LOG_WINDOW_SECONDS, LOGIN_CONNECTIONS, LOGIN_RAMP_SECONDS, LOGIN_SECONDS, MIXED_SECONDS, MIXED_W1_CONNECTIONS, REFERENCE_SECONDS, W1_CONNECTIONS,
   W1_SECONDS, WARMUP_SECONDS,
   type AccessLogCost, type ListLatency, type W2Results,
 } from './workloads';
@@ -155,7 +155,8 @@ export function renderResults(r: BenchResults): string {
     `with the session cookie cycled over all ${ORGANIZATIONS * USERS_PER_ORGANIZATION} sessions, one per request. W1: ${WARMUP_SECONDS} s warm-up per server (discarded),`,
     `then ${W1_SECONDS} s per server in two halves taking turns, the second half in reverse order (app, baseline, baseline, app),`,
     'each server\'s halves merged. The access log: a second app process at `APP_LOG_LEVEL=info` (after its own warm-up) and the',
-    `warn-level app, both under W1 at the same time (${W1_CONNECTIONS / 2} connections each, two autocannon instances) in ${ACCESS_LOG_WINDOWS} windows of ${ACCESS_LOG_WINDOW_SECONDS} s;`,
+    `warn-level app, both under W1 at the same time (${W1_CONNECTIONS / 2} connections each, two autocannon instances), ${ACCESS_LOG_WARMUP_SECONDS} s discarded so both are`,
+    `equally warm, then ${ACCESS_LOG_WINDOWS} windows of ${ACCESS_LOG_WINDOW_SECONDS} s;`,
     'each window gives one difference of CPU per request, and the figure judged is their median, with the interval between',
     'order statistics that holds the true median with the probability shown (a sign test). W2: login alone on the app, then on the floor',
     `(${LOGIN_CONNECTIONS} connections, valid email and password, users cycled, one client address per request via \`X-Forwarded-For\``,

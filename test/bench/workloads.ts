@@ -75,6 +75,8 @@ export async function w1(targets: Target[], data: BenchData, settings: Settings)
 /** Windows of the access-log measurement, and their length before BENCH_SCALE. */
 export const ACCESS_LOG_WINDOWS = 20;
 export const ACCESS_LOG_WINDOW_SECONDS = 2.5;
+/** The side-by-side warm-up before them, discarded. */
+export const ACCESS_LOG_WARMUP_SECONDS = 12;
 
 export interface AccessLogCost {
   /** Each app's windows merged. */
@@ -93,13 +95,19 @@ export interface AccessLogCost {
  * this did before, it weighed on one turn and not the other, and a shared machine moves each
  * app's CPU per request by ±10 % from one turn to the next, more than the line costs. A major GC
  * falls in one app's window and not the other's: it moves a few windows, and the median little.
- * The apps in `cold` (both unless told: one that `w1` has just measured is warm) first get W1's
- * discarded warm-up.
+ *
+ * Both apps must be equally warm: a process that has served a few thousand requests still runs
+ * part of the path unoptimized and still sizes its heap, and an info-level app fresh from W1's
+ * 3 s warm-up measured hundreds of µs a request above a warn-level app that had run W1, falling
+ * over its first ten seconds of load (docs/benchmarks.md). So the apps in `cold` (both unless
+ * told) first get W1's warm-up, and then both run side by side for ACCESS_LOG_WARMUP_SECONDS,
+ * discarded.
  */
 export async function accessLogCost(warn: Target, info: Target, data: BenchData, settings: Settings, cold: readonly Target[] = [warn, info]): Promise<AccessLogCost> {
   for (const target of cold) await w1Window(target, data, settings, secs(settings, WARMUP_SECONDS));
   const seconds = secs(settings, ACCESS_LOG_WINDOW_SECONDS);
   const connections = W1_CONNECTIONS / 2;
+  await Promise.all([warn, info].map((target) => w1Window(target, data, settings, secs(settings, ACCESS_LOG_WARMUP_SECONDS), connections)));
   progress(`access log: ${ACCESS_LOG_WINDOWS} windows of ${seconds} s, ${warn.label} and ${info.label} side by side, ${connections} connections each`);
   const warnWindows: Array<{ result: RawResult; cpu: number }> = [];
   const infoWindows: Array<{ result: RawResult; cpu: number }> = [];
