@@ -99,9 +99,9 @@ export interface AccessLogCost {
  * Both apps must be equally warm: a process that has served a few thousand requests still runs
  * part of the path unoptimized and still sizes its heap, and an info-level app fresh from W1's
  * 3 s warm-up measured hundreds of µs a request above a warn-level app that had run W1, falling
- * over its first ten seconds of load (docs/benchmarks.md). So the apps in `cold` (both unless
- * told) first get W1's warm-up, and then both run side by side for ACCESS_LOG_WARMUP_SECONDS,
- * discarded.
+ * over its first ten seconds of load (docs/benchmarks.md). So `npm run bench` measures this
+ * before W1, with both apps as they started, and the apps in `cold` (both unless told) first get
+ * W1's warm-up, then both run side by side for ACCESS_LOG_WARMUP_SECONDS, discarded.
  */
 export async function accessLogCost(warn: Target, info: Target, data: BenchData, settings: Settings, cold: readonly Target[] = [warn, info]): Promise<AccessLogCost> {
   for (const target of cold) await w1Window(target, data, settings, secs(settings, WARMUP_SECONDS));
