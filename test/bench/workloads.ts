@@ -99,12 +99,19 @@ export interface AccessLogCost {
  * Both apps must be equally warm: a process that has served a few thousand requests still runs
  * part of the path unoptimized and still sizes its heap, and an info-level app fresh from W1's
  * 3 s warm-up measured hundreds of µs a request above a warn-level app that had run W1, falling
- * over its first ten seconds of load (docs/benchmarks.md). So `npm run bench` measures this
- * before W1, with both apps as they started, and the apps in `cold` (both unless told) first get
- * W1's warm-up, then both run side by side for ACCESS_LOG_WARMUP_SECONDS, discarded.
+ * over its first ten seconds of load (docs/benchmarks.md). So the apps in `cold` (both unless
+ * told) first run W1 alone for `warmUpSeconds` (W1's warm-up unless told: `npm run bench` gives
+ * the info-level app as long as the warn-level one has just run in W1), then both run side by
+ * side for ACCESS_LOG_WARMUP_SECONDS, discarded.
  */
-export async function accessLogCost(warn: Target, info: Target, data: BenchData, settings: Settings, cold: readonly Target[] = [warn, info]): Promise<AccessLogCost> {
-  for (const target of cold) await w1Window(target, data, settings, secs(settings, WARMUP_SECONDS));
+export async function accessLogCost(
+  warn: Target,
+  info: Target,
+  data: BenchData,
+  settings: Settings,
+  { cold = [warn, info], warmUpSeconds = WARMUP_SECONDS }: { cold?: readonly Target[]; warmUpSeconds?: number } = {},
+): Promise<AccessLogCost> {
+  for (const target of cold) await w1Window(target, data, settings, secs(settings, warmUpSeconds));
   const seconds = secs(settings, ACCESS_LOG_WINDOW_SECONDS);
   const connections = W1_CONNECTIONS / 2;
   await Promise.all([warn, info].map((target) => w1Window(target, data, settings, secs(settings, ACCESS_LOG_WARMUP_SECONDS), connections)));
