@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger, redactSecrets } from './logging';
+import { pino } from 'pino';
+import { createLogger, infoLineWriter, redactSecrets } from './logging';
 
 function capture(): { lines: Array<Record<string, unknown>>; destination: { write(chunk: string): void } } {
   const lines: Array<Record<string, unknown>> = [];
@@ -74,5 +75,41 @@ describe('log time', () => {
       logger.info('tick');
     }
     expect(lines.map((line) => line.time)).toEqual(times.map((time) => new Date(time).toISOString()));
+  });
+});
+
+describe('infoLineWriter', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const raw = () => {
+    const lines: string[] = [];
+    return { lines, destination: { write: (chunk: string) => lines.push(chunk) } };
+  };
+
+  it("writes pino's line for the same fields, the logger's bindings and message key included", () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(Date.UTC(2026, 10, 27, 1, 2, 3, 4));
+    for (const make of [
+      (d: { write(chunk: string): void }) => createLogger('info', d),
+      (d: { write(chunk: string): void }) => createLogger('info', d).child({ request_id: 'r"1' }),
+      (d: { write(chunk: string): void }) => pino({ messageKey: 'message', base: null }, d),
+    ]) {
+      const ours = raw();
+      const pinos = raw();
+      infoLineWriter(make(ours.destination), 'done "now"')(',"a":1,"b":"x"');
+      make(pinos.destination).info({ a: 1, b: 'x' }, 'done "now"');
+      expect(ours.lines).toEqual(pinos.lines);
+    }
+  });
+
+  it('refuses a logger whose lines it could not write as pino would', () => {
+    const destination = raw().destination;
+    expect(() => infoLineWriter(pino({ mixin: () => ({ extra: 1 }) }, destination), 'x')).toThrow(/cannot follow/);
+    expect(() => infoLineWriter(pino({ msgPrefix: '[p] ' }, destination), 'x')).toThrow(/cannot follow/);
+    expect(() => infoLineWriter(pino({ nestedKey: 'payload' }, destination), 'x')).toThrow(/cannot follow/);
+    expect(() => infoLineWriter(pino({ hooks: { streamWrite: (s) => s } }, destination), 'x')).toThrow(/cannot follow/);
+    expect(() => infoLineWriter(pino({}, pino.multistream([{ stream: destination }])), 'x')).toThrow(/cannot follow/);
   });
 });

@@ -86,6 +86,38 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   );
 }
 
+// pino's own names for its logger's parts (`msgPrefixSym` is missing from its types).
+const { lsCacheSym, chindingsSym, timeSym, streamSym, endSym, messageKeySym, mixinSym, hooksSym, msgPrefixSym, nestedKeySym, needsMetadataGsym } = pino.symbols as typeof pino.symbols & { msgPrefixSym: symbol };
+const INFO = 30;
+
+/**
+ * Writes lines at `info` exactly as `logger.info(fields, msg)` would, from fields already written
+ * as JSON members (`,"key":value` each): pino's own start of the line (level, time, the logger's
+ * bindings), the members, the message, pino's end, to the logger's destination. For a line of
+ * fixed shape written for every request (the access line): pino's generic path looks each key up
+ * in its serializers and stringifiers, runs the redaction formatter, escapes every key and value
+ * and joins some thirty strings, about half of what a line costs in all (docs/benchmarks.md).
+ *
+ * The caller answers for its members: valid JSON, and none named like a secret (no formatter sees
+ * them). The logger must be a plain one (as `createLogger` makes): with a mixin, a message prefix,
+ * a nested key, a `streamWrite` hook or a destination that wants each line's metadata, pino's line
+ * would differ, so those are refused here rather than written differently. The caller checks the
+ * level (`logger.isLevelEnabled('info')`).
+ */
+export function infoLineWriter(logger: Logger, msg: string): (members: string) => void {
+  const internals = logger as unknown as Record<symbol, unknown>;
+  const stream = internals[streamSym] as Record<symbol, unknown> | undefined;
+  const hooks = internals[hooksSym] as { streamWrite?: unknown } | undefined;
+  if (internals[mixinSym] || internals[msgPrefixSym] !== undefined || internals[nestedKeySym] || hooks?.streamWrite || stream?.[needsMetadataGsym]) {
+    throw new Error('infoLineWriter: this logger changes its lines in ways a prebuilt line cannot follow');
+  }
+  const tail = `,${JSON.stringify(internals[messageKeySym])}:${JSON.stringify(msg)}${internals[endSym] as string}`;
+  return (members) => {
+    const line = (internals[lsCacheSym] as Record<number, string>)[INFO]! + (internals[timeSym] as () => string)() + (internals[chindingsSym] as string) + members + tail;
+    (internals[streamSym] as { write(line: string): unknown }).write(line);
+  };
+}
+
 /**
  * The process logger of `npm start` and `npm run worker`. JSON lines unless `APP_LOG_FORMAT` says
  * `pretty`, or says `auto` (the default) in `dev` with a terminal on stdout: then pino-pretty

@@ -1,6 +1,6 @@
 /**
  * The access log's CPU per line, in one process: `ACCESS_LINES` (200,000) access lines written by
- * `writeAccessLine` through the app's logger to a real file, `ACCESS_BATCH` lines per turn of the
+ * `accessLog` through the app's logger to a real file, `ACCESS_BATCH` lines per turn of the
  * event loop (as a server writes several requests' lines per wake-up under load), the process's
  * own `process.cpuUsage()` (all its threads: the libuv pool's writes, V8's GC helpers) from the
  * first line until every line is on disk, divided by the number of lines. GC is included: the
@@ -17,7 +17,7 @@ import { PerformanceObserver, constants } from 'node:perf_hooks';
 import type { Context } from 'koa';
 import { pino, type Logger } from 'pino';
 import { createLogger, flushLogs, jsonLinesDestination } from '../../app/logging';
-import { writeAccessLine } from '../../app/http/middleware/request-context';
+import { accessLog } from '../../app/http/middleware/request-context';
 import { clientIpResolver } from '../../app/http/client-ip';
 
 const LINES = Number(process.env.ACCESS_LINES ?? 200_000);
@@ -49,7 +49,7 @@ const ctxFor = (i: number) =>
     method: 'GET',
     path: '/projects',
     status: 200,
-    state: { caller: { kind: 'user', userId: `0b7c6c1e-4a4e-4f0e-9d7a-${String(i % 200).padStart(12, '0')}` } },
+    state: { caller: { kind: 'user', userId: 1_000 + (i % 200) } },
     req: { socket: { remoteAddress: '127.0.0.1' }, headers: {} },
     get: () => '',
   }) as unknown as Context;
@@ -60,6 +60,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 async function run(name: string, dir: string): Promise<{ usPerLine: number; scavenges: number; majors: number }> {
   const file = join(dir, `${name.replace(/\W+/g, '-')}-${Date.now()}.log`);
   const { logger, fd } = SETUPS[name]!(file);
+  const writeAccessLine = accessLog(logger, clientIp);
   const ctxs = Array.from({ length: 200 }, (_, i) => ctxFor(i));
   let scavenges = 0;
   let majors = 0;
@@ -73,14 +74,14 @@ async function run(name: string, dir: string): Promise<{ usPerLine: number; scav
   await nextTurn();
   // Warm-up: V8 compiles the path before the counted lines.
   for (let i = 0; i < 20_000; i++) {
-    writeAccessLine(ctxs[i % 200]!, logger, 'warm-up', performance.now(), clientIp);
+    writeAccessLine(ctxs[i % 200]!, 'warm-up', performance.now());
     if (i % BATCH === 0) await nextTurn();
   }
   flushLogs(logger);
   observer.observe({ entryTypes: ['gc'] });
   const before = process.cpuUsage();
   for (let i = 0; i < LINES; i++) {
-    writeAccessLine(ctxs[i % 200]!, logger, `3f1d9a2e-7a7b-4d8c-9e0f-${String(i).padStart(12, '0')}`, performance.now(), clientIp);
+    writeAccessLine(ctxs[i % 200]!, `3f1d9a2e-7a7b-4d8c-9e0f-${String(i).padStart(12, '0')}`, performance.now());
     if (i % BATCH === BATCH - 1) await nextTurn();
   }
   flushLogs(logger);

@@ -37,6 +37,24 @@ const SLOW_TIMEOUT_S = 60;
 
 const w1Requests = (data: BenchData, settings: Settings) => cookieCycle('/projects', settings.cookieName, data.tokens);
 
+/** One W1 window on `target` (W1's connections unless told): autocannon's result and the server's CPU (µs) over it. */
+async function w1Window(target: Target, data: BenchData, settings: Settings, seconds: number, connections = W1_CONNECTIONS): Promise<{ result: RawResult; cpu: number }> {
+  const before = await target.cpuUsage?.();
+  const result = await cannon({ label: target.label, url: target.url, connections, seconds, requests: w1Requests(data, settings) });
+  const after = await target.cpuUsage?.();
+  return { result, cpu: before && after ? cpuMicros(after) - cpuMicros(before) : NaN };
+}
+
+/** A target's windows merged, with its CPU per request when it reports CPU. */
+function merged(target: Target, windows: Array<{ result: RawResult; cpu: number }>, connections = W1_CONNECTIONS): Measured {
+  const measured = summarize(target.label, target.url, connections, windows.map((w) => w.result));
+  const responses = measured.ok + measured.non2xx;
+  const cpu = windows.reduce((total, w) => total + w.cpu, 0);
+  return target.cpuUsage && responses > 0 ? { ...measured, cpuPerRequestMs: cpu / 1000 / responses } : measured;
+}
+
+const responsesOf = (result: RawResult) => result['2xx'] + result.non2xx;
+
 /**
  * W1: authenticated GET /projects, cookies cycled over all 200 sessions, on every target. After a
  * discarded warm-up of each, the targets take turns in two halves, the second in reverse order
@@ -44,24 +62,74 @@ const w1Requests = (data: BenchData, settings: Settings) => cookieCycle('/projec
  * each target's halves are merged.
  */
 export async function w1(targets: Target[], data: BenchData, settings: Settings): Promise<Measured[]> {
-  const run = (target: Target, seconds: number) =>
-    cannon({ label: target.label, url: target.url, connections: W1_CONNECTIONS, seconds, requests: w1Requests(data, settings) });
-  for (const target of targets) await run(target, secs(settings, WARMUP_SECONDS));
+  for (const target of targets) await w1Window(target, data, settings, secs(settings, WARMUP_SECONDS));
   const half = secs(settings, W1_SECONDS / 2);
-  const runs = new Map<Target, RawResult[]>(targets.map((t) => [t, []]));
-  const cpu = new Map<Target, number>(targets.map((t) => [t, 0]));
+  const windows = new Map<Target, Array<{ result: RawResult; cpu: number }>>(targets.map((t) => [t, []]));
   for (const target of [...targets, ...[...targets].reverse()]) {
     progress(`W1 ${target.label} ${half} s`);
-    const before = await target.cpuUsage?.();
-    runs.get(target)!.push(await run(target, half));
-    const after = await target.cpuUsage?.();
-    if (before && after) cpu.set(target, cpu.get(target)! + cpuMicros(after) - cpuMicros(before));
+    windows.get(target)!.push(await w1Window(target, data, settings, half));
   }
-  return targets.map((target) => {
-    const measured = summarize(target.label, target.url, W1_CONNECTIONS, runs.get(target)!);
-    const responses = measured.ok + measured.non2xx;
-    return target.cpuUsage && responses > 0 ? { ...measured, cpuPerRequestMs: cpu.get(target)! / 1000 / responses } : measured;
-  });
+  return targets.map((target) => merged(target, windows.get(target)!));
+}
+
+/** Windows of the access-log measurement, and their length before BENCH_SCALE. */
+export const ACCESS_LOG_WINDOWS = 20;
+export const ACCESS_LOG_WINDOW_SECONDS = 2.5;
+/** The side-by-side warm-up before them, discarded. */
+export const ACCESS_LOG_WARMUP_SECONDS = 12;
+
+export interface AccessLogCost {
+  /** Each app's windows merged. */
+  warn: Measured;
+  info: Measured;
+  /** Per window, in the order run: the info-level app's CPU per request minus the warn-level app's, in µs. */
+  differencesUs: number[];
+}
+
+/**
+ * What the access log costs a W1 request: two copies of the app, one at `warn` (no access line)
+ * and one at `info`, under W1 at the same time, half of W1's connections each, in
+ * ACCESS_LOG_WINDOWS short windows. Each window gives one difference of CPU per request; their
+ * median is the figure (test/bench/paired.ts). Side by side, whatever else the machine does in a
+ * window (another process, the database's own work) weighs on both apps alike; taking turns, as
+ * this did before, it weighed on one turn and not the other, and a shared machine moves each
+ * app's CPU per request by ±10 % from one turn to the next, more than the line costs. A major GC
+ * falls in one app's window and not the other's: it moves a few windows, and the median little.
+ *
+ * Both apps must be equally warm: a process that has served a few thousand requests still runs
+ * part of the path unoptimized and still sizes its heap, and an info-level app fresh from W1's
+ * 3 s warm-up measured hundreds of µs a request above a warn-level app that had run W1, falling
+ * over its first ten seconds of load (docs/benchmarks.md). So the apps in `cold` (both unless
+ * told) first run W1 alone for `warmUpSeconds` (W1's warm-up unless told: `npm run bench` gives
+ * the info-level app as long as the warn-level one has just run in W1), then both run side by
+ * side for ACCESS_LOG_WARMUP_SECONDS, discarded.
+ */
+export async function accessLogCost(
+  warn: Target,
+  info: Target,
+  data: BenchData,
+  settings: Settings,
+  { cold = [warn, info], warmUpSeconds = WARMUP_SECONDS }: { cold?: readonly Target[]; warmUpSeconds?: number } = {},
+): Promise<AccessLogCost> {
+  for (const target of cold) await w1Window(target, data, settings, secs(settings, warmUpSeconds));
+  const seconds = secs(settings, ACCESS_LOG_WINDOW_SECONDS);
+  const connections = W1_CONNECTIONS / 2;
+  await Promise.all([warn, info].map((target) => w1Window(target, data, settings, secs(settings, ACCESS_LOG_WARMUP_SECONDS), connections)));
+  progress(`access log: ${ACCESS_LOG_WINDOWS} windows of ${seconds} s, ${warn.label} and ${info.label} side by side, ${connections} connections each`);
+  const warnWindows: Array<{ result: RawResult; cpu: number }> = [];
+  const infoWindows: Array<{ result: RawResult; cpu: number }> = [];
+  const differencesUs: number[] = [];
+  for (let window = 0; window < ACCESS_LOG_WINDOWS; window++) {
+    // Whichever load starts first has a head start of a few connections: each goes first in turn.
+    const order = window % 2 === 0 ? [warn, info] : [info, warn];
+    const [a, b] = await Promise.all(order.map((target) => w1Window(target, data, settings, seconds, connections)));
+    const [w, i] = order[0] === warn ? [a!, b!] : [b!, a!];
+    warnWindows.push(w);
+    infoWindows.push(i);
+    differencesUs.push(i.cpu / responsesOf(i.result) - w.cpu / responsesOf(w.result));
+  }
+  progress(`access log: info − warn per window ${differencesUs.map((d) => d.toFixed(0)).join(', ')} µs`);
+  return { warn: merged(warn, warnWindows, connections), info: merged(info, infoWindows, connections), differencesUs };
 }
 
 export interface W2Results {

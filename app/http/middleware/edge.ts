@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { assertBodySize, disposeUnreadBody, hasBody } from './body';
 import { canonicalizePath } from './canonical-path';
 import { answerError } from './error-handler';
-import { startRequest, writeAccessLine } from './request-context';
+import { accessLog, startRequest } from './request-context';
 
 export interface EdgeOptions {
   logger: Logger;
@@ -32,11 +32,12 @@ export interface EdgeOptions {
  *    matched and the caller is known;
  * 6. once the answer is decided (its status known), what the answer did not read of a body is
  *    disposed of (`disposeUnreadBody`);
- * 7. last, at `info`, the access-log line (`writeAccessLine`), also when something above threw.
+ * 7. last, at `info`, the access-log line (`accessLog`), also when something above threw.
  */
 export function edge(options: EdgeOptions): Middleware {
   const { logger, clientIp, isDependencyDown, cors } = options;
   const corsForEvery = options.corsOrigins.has('');
+  const writeAccessLine = accessLog(logger, clientIp);
   const routed = (ctx: Context, next: () => Promise<unknown>) => {
     assertBodySize(ctx);
     return next();
@@ -60,7 +61,7 @@ export function edge(options: EdgeOptions): Middleware {
       }
       if (withBody) await disposeUnreadBody(ctx);
     } finally {
-      if (logger.isLevelEnabled('info')) writeAccessLine(ctx, logger, requestId, started, clientIp);
+      if (logger.isLevelEnabled('info')) writeAccessLine(ctx, requestId, started);
     }
   };
 }
