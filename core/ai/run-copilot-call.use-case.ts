@@ -76,10 +76,13 @@ export class RunCopilotCall {
   constructor(private readonly deps: Pick<AiDeps, 'admission' | 'model' | 'capacity' | 'clock' | 'logger' | 'settings'>) {}
 
   async execute(caller: UserCaller, input: CopilotCallInput): Promise<CopilotAnswer> {
-    const closing = new AbortController();
+    // What `close()` stops: the model call while it runs (set by the life, which clears it once
+    // the call has ended). A field rather than an AbortController of its own, which would cost
+    // every call a signal and a listener for what only `close()` does.
+    const running: { stop: (() => void) | null } = { stop: null };
     let markSettled!: (record: UsageRecord | null) => void;
     const settled = new Promise<UsageRecord | null>((resolve) => (markSettled = resolve));
-    const life = this.life(caller, input, closing.signal, markSettled);
+    const life = this.life(caller, input, running, markSettled);
     const first = await life.next();
     return {
       // The first delta, then the life's own: a hand-written iterator rather than an async
@@ -103,7 +106,7 @@ export class RunCopilotCall {
         return iterator;
       },
       async close() {
-        closing.abort();
+        running.stop?.();
         await life.return();
         return settled;
       },
@@ -111,7 +114,7 @@ export class RunCopilotCall {
     };
   }
 
-  private async *life(caller: UserCaller, input: CopilotCallInput, closing: AbortSignal, settled: (record: UsageRecord | null) => void): AsyncGenerator<string, void, undefined> {
+  private async *life(caller: UserCaller, input: CopilotCallInput, running: { stop: (() => void) | null }, settled: (record: UsageRecord | null) => void): AsyncGenerator<string, void, undefined> {
     const { admission, model, clock, settings } = this.deps;
 
     // 1. The checks and the reservation.
@@ -136,10 +139,9 @@ export class RunCopilotCall {
     const provider = new AbortController();
     const stop = () => provider.abort();
     const deadline = setTimeout(stop, settings.maxCallMs);
-    for (const signal of [input.signal, closing]) {
-      if (signal.aborted) stop();
-      else signal.addEventListener('abort', stop, { once: true });
-    }
+    running.stop = stop;
+    if (input.signal.aborted) stop();
+    else input.signal.addEventListener('abort', stop, { once: true });
     const prompt = copilotPrompt(input.feature, input.tone, note);
     const events = model.stream({ model: settings.model, ...prompt, maxOutputTokens: reservation.maxOutputTokens, signal: provider.signal })[Symbol.asyncIterator]();
     const used: Usage = { characters: 0, reported: null };
@@ -158,8 +160,8 @@ export class RunCopilotCall {
     // AbortError and a round of abort listeners.
     const end = async () => {
       clearTimeout(deadline);
+      running.stop = null;
       input.signal.removeEventListener('abort', stop);
-      closing.removeEventListener('abort', stop);
       if (providerDone) return;
       provider.abort();
       await events.return?.().catch(() => undefined);
