@@ -368,6 +368,26 @@ describe('RunCopilotCall: the deadline', () => {
     expect(h.tables.reservations.size).toBe(0);
   });
 
+  it('stops a provider that keeps its stream open after reporting its usage, after providerEndGraceMs, and charges what it reported', async () => {
+    let aborted = false;
+    const staysOpen: LanguageModel = {
+      async *stream(request) {
+        yield { type: 'delta', text: 'All of it' };
+        yield { type: 'usage', inputTokens: 40, outputTokens: 3 };
+        await new Promise<void>((resolve) => request.signal.addEventListener('abort', () => resolve(), { once: true }));
+        aborted = true;
+      },
+    };
+    const h = aiHarness({ model: staysOpen });
+    h.aiDeps.settings.providerEndGraceMs = 20;
+    const caller = await h.anAiCaller();
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
+    expect(await readAll(call.chunks())).toBe('All of it');
+    expect(aborted).toBe(true);
+    expect(await call.settled()).toMatchObject({ inputTokens: 40, outputTokens: 3 });
+    expect(h.tables.reservations.size).toBe(0);
+  });
+
   it('answers SERVICE_UNAVAILABLE and releases the reservation when the model has not started by the deadline', async () => {
     const h = aiHarness();
     h.aiDeps.settings.maxCallMs = 20;

@@ -60,7 +60,8 @@ interface Usage {
  *    with its own message), the
  *    capacity holds the call (QUOTA_EXCEEDED, with the plan's `token_limit`);
  * 2. the model call, bound to the output the reservation allows, stopped when the client leaves,
- *    when the call is closed, or at the deadline (`settings.maxCallMs`);
+ *    when the call is closed, at the deadline (`settings.maxCallMs`), or when the provider keeps
+ *    its stream open past `settings.providerEndGraceMs` after reporting its usage;
  * 3. its first byte: a provider that fails before it, or a call stopped before it, releases the
  *    reservation and answers SERVICE_UNAVAILABLE, charging nothing;
  * 4. the stream: a failure mid-way cuts the text short (the headers are sent);
@@ -138,7 +139,7 @@ export class RunCopilotCall {
     // 2. The model call and what stops it.
     const provider = new AbortController();
     const stop = () => provider.abort();
-    const deadline = setTimeout(stop, settings.maxCallMs);
+    let deadline = setTimeout(stop, settings.maxCallMs);
     running.stop = stop;
     if (input.signal.aborted) stop();
     else input.signal.addEventListener('abort', stop, { once: true });
@@ -153,7 +154,12 @@ export class RunCopilotCall {
         return null;
       }
       if (result.value.type === 'delta') used.characters += codePoints(result.value.text);
-      else used.reported = { inputTokens: result.value.inputTokens, outputTokens: result.value.outputTokens };
+      else {
+        used.reported = { inputTokens: result.value.inputTokens, outputTokens: result.value.outputTokens };
+        // The usage is the provider's last event: its stream should end now.
+        clearTimeout(deadline);
+        deadline = setTimeout(stop, settings.providerEndGraceMs ?? PROVIDER_END_GRACE_MS);
+      }
       return result.value;
     };
     // Nothing left to stop once the provider finished: aborting it anyway costs every call an
@@ -226,5 +232,8 @@ export class RunCopilotCall {
     }
   }
 }
+
+/** `AiSettings.providerEndGraceMs`'s default. */
+const PROVIDER_END_GRACE_MS = 2_000;
 
 const isText = (event: ModelEvent): event is Extract<ModelEvent, { type: 'delta' }> => event.type === 'delta' && event.text.length > 0;
