@@ -51,8 +51,9 @@ export class OpenAiLanguageModel implements LanguageModel {
 
     // After `response.completed` the stream is read on to its end (the provider closes it right
     // after) rather than left with `return`: leaving the SDK's stream early aborts its request,
-    // which costs every call an AbortError, a round of abort listeners through the SDK and
-    // undici, and the kept-alive connection to the provider.
+    // which costs every call an AbortError and a round of abort listeners through the SDK and
+    // undici. (A provider that keeps the stream open is stopped by the caller: RunCopilotCall's
+    // `providerEndGraceMs`.)
     let finished = false;
     try {
       for await (const event of events) {
