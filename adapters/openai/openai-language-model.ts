@@ -49,8 +49,15 @@ export class OpenAiLanguageModel implements LanguageModel {
       throw unavailable(error);
     }
 
+    // After `response.completed` the stream is read on to its end (the provider closes it right
+    // after) rather than left with `return`: leaving the SDK's stream early aborts its request,
+    // which costs every call an AbortError and a round of abort listeners through the SDK and
+    // undici. (A provider that keeps the stream open is stopped by the caller: RunCopilotCall's
+    // `providerEndGraceMs`.)
+    let finished = false;
     try {
       for await (const event of events) {
+        if (finished) continue;
         switch (event.type) {
           case 'response.output_text.delta':
             if (event.delta) yield { type: 'delta', text: event.delta };
@@ -58,20 +65,22 @@ export class OpenAiLanguageModel implements LanguageModel {
           // `incomplete` is the stop at max_output_tokens (or a content filter): text so far, usage reported.
           case 'response.completed':
           case 'response.incomplete':
+            finished = true;
             if (event.response.usage) yield usageOf(event.response.usage);
-            return;
+            break;
           // (An `error` event never arrives here: the SDK throws it as an APIError.)
           case 'response.failed':
             throw unavailable(new Error(`response.failed: ${event.response.error?.code ?? 'no code'}: ${event.response.error?.message ?? ''}`));
         }
       }
     } catch (error) {
-      if (signal.aborted) return;
+      // A connection that drops once the provider said it was done loses nothing.
+      if (finished || signal.aborted) return;
       throw error instanceof DomainError ? error : unavailable(error);
     }
     // The SDK ends quietly both when the caller aborts and when the connection drops before the
     // provider said it was done; only the signal tells them apart.
-    if (signal.aborted) return;
+    if (finished || signal.aborted) return;
     throw unavailable(new Error('The stream ended before the provider finished the response'));
   }
 }

@@ -1,12 +1,12 @@
 import type { Selectable } from 'kysely';
 import type { AiCapacity, CapacitySnapshot, Reservation, ReservationRequest, SettledCall } from '../../core/ai/ai-capacity.port';
 import { MAX_OUTPUT_TOKENS, MIN_OUTPUT_TOKENS } from '../../core/ai/capacity-rules';
-import type { UsageRecord } from '../../core/ai/usage-record';
+import type { CopilotFeature, UsageRecord } from '../../core/ai/usage-record';
 import type { Period } from '../../core/plans/usage-period';
 import type { Database, PreparedSql } from './database';
-import { toReservation, toUsageRecord } from './ai-rows';
+import { count, toReservation } from './ai-rows';
+import { epochMillis } from './timestamp';
 import { RESERVATION_COLUMNS } from './schema/ai.routines';
-import { columnsOf } from './schema/columns';
 import type { Tables } from './schema/tables';
 
 // Each step is one call of its function (schema/ai.routines.ts): lock, read, decide and write in
@@ -18,10 +18,15 @@ const RESERVE: PreparedSql = {
   name: 'ai_reserve_call',
   text: `select ${RESERVATION_COLUMNS.join(', ')} from ai_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 };
-// Settling ends every answered copilot call: prepared as well, its usage record's columns named.
+/** The usage record's columns, in `UsageRecord`'s order. */
+const USAGE = ['id', 'organization_id', 'user_id', 'feature', 'model', 'input_tokens', 'output_tokens', 'allotment_tokens', 'credit_tokens', 'overage_tokens', 'cost_usd', epochMillis('created_at')];
+type UsageTuple = [number, number, number | null, CopilotFeature, string, number, number, number, number, number, number | null, number];
+
+// Settling ends every answered copilot call: prepared as well, its usage record as one JSON
+// array in one text column, as the admission's row (postgres-copilot-admission.ts says why).
 const SETTLE: PreparedSql = {
   name: 'ai_settle_call',
-  text: `select ${columnsOf('llm_usage_log').join(', ')} from ai_settle($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+  text: `select json_build_array(${USAGE.join(', ')})::text as usage from ai_settle($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 };
 const RELEASE = 'select * from ai_release($1, $2)';
 
@@ -57,7 +62,7 @@ export class PostgresAiCapacity implements AiCapacity {
   // runs once the answer's text is sent, and one given up on a busy pool would leave a served
   // call uncharged and its reservation holding capacity until it expires.
   async settle(reservation: Reservation, call: SettledCall): Promise<UsageRecord | null> {
-    const [row] = await this.database.selectPatiently<Selectable<Tables['llm_usage_log']>>(SETTLE, [
+    const [row] = await this.database.selectPatiently<{ usage: string }>(SETTLE, [
       reservation.id,
       reservation.organizationId,
       reservation.userId,
@@ -71,7 +76,22 @@ export class PostgresAiCapacity implements AiCapacity {
       call.costUsd,
       call.at,
     ]);
-    return row ? toUsageRecord(row) : null;
+    if (!row) return null;
+    const [id, organizationId, userId, feature, model, inputTokens, outputTokens, allotmentTokens, creditTokens, overageTokens, costUsd, createdAt] = JSON.parse(row.usage) as UsageTuple;
+    return {
+      id,
+      organizationId,
+      userId,
+      feature,
+      model,
+      inputTokens: count(inputTokens),
+      outputTokens: count(outputTokens),
+      allotmentTokens: count(allotmentTokens),
+      creditTokens: count(creditTokens),
+      overageTokens: count(overageTokens),
+      costUsd,
+      createdAt: new Date(createdAt),
+    };
   }
 
   async release(reservationId: number): Promise<boolean> {

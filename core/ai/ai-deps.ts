@@ -43,6 +43,13 @@ export interface AiSettings {
    */
   reservationTtlMs: number;
   /**
+   * How long a provider that has reported its usage (its last event) is given to end its stream
+   * before it is stopped: the stream is read to its end rather than left (leaving it costs every
+   * call an abort), and a provider that keeps it open must not hold the answer and the
+   * reservation until `maxCallMs`. Default 2 s.
+   */
+  providerEndGraceMs?: number;
+  /**
    * The deployment setting that turns the model on (APP_OPENAI_API_KEY): named, never its value,
    * in the FEATURE_DISABLED a caller gets while it is unset, so the error blames the server's
    * configuration rather than the plan.

@@ -313,6 +313,24 @@ describe('RunCopilotCall: a call that streamed', () => {
     expect(await usageRows(h, caller.organizationId)).toHaveLength(1);
   });
 
+  it('close() while the text is being read stops a provider that has nothing more to send, ends the text and settles once', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller();
+    const note = await h.aNote(caller);
+    h.model.script({ deltas: ['Only this'], ending: 'hang' });
+    const call = await h.copilot.execute(caller, h.input(note));
+    const provider = await h.model.nextCall();
+    const reading = readAll(call.chunks());
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the reader now waits on the provider, after its one delta
+    const record = await call.close();
+    expect(await reading).toBe('Only this');
+    expect(provider.aborted).toBe(true);
+    expect(record).toMatchObject({ inputTokens: inputEstimate(note), outputTokens: Math.ceil('Only this'.length / 4) });
+    expect(await call.settled()).toEqual(record);
+    expect(await usageRows(h, caller.organizationId)).toHaveLength(1);
+    expect(h.tables.reservations.size).toBe(0);
+  });
+
   it('does not abort a provider call that finished, even when close() follows', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();
@@ -347,6 +365,26 @@ describe('RunCopilotCall: the deadline', () => {
     expect(await readAll(call.chunks())).toBe('Slow start');
     expect(provider.aborted).toBe(true);
     expect(await call.settled()).toMatchObject({ inputTokens: inputEstimate(note), outputTokens: Math.ceil('Slow start'.length / 4) });
+    expect(h.tables.reservations.size).toBe(0);
+  });
+
+  it('stops a provider that keeps its stream open after reporting its usage, after providerEndGraceMs, and charges what it reported', async () => {
+    let aborted = false;
+    const staysOpen: LanguageModel = {
+      async *stream(request) {
+        yield { type: 'delta', text: 'All of it' };
+        yield { type: 'usage', inputTokens: 40, outputTokens: 3 };
+        await new Promise<void>((resolve) => request.signal.addEventListener('abort', () => resolve(), { once: true }));
+        aborted = true;
+      },
+    };
+    const h = aiHarness({ model: staysOpen });
+    h.aiDeps.settings.providerEndGraceMs = 20;
+    const caller = await h.anAiCaller();
+    const call = await h.copilot.execute(caller, h.input(await h.aNote(caller)));
+    expect(await readAll(call.chunks())).toBe('All of it');
+    expect(aborted).toBe(true);
+    expect(await call.settled()).toMatchObject({ inputTokens: 40, outputTokens: 3 });
     expect(h.tables.reservations.size).toBe(0);
   });
 

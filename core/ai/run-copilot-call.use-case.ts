@@ -60,7 +60,8 @@ interface Usage {
  *    with its own message), the
  *    capacity holds the call (QUOTA_EXCEEDED, with the plan's `token_limit`);
  * 2. the model call, bound to the output the reservation allows, stopped when the client leaves,
- *    when the call is closed, or at the deadline (`settings.maxCallMs`);
+ *    when the call is closed, at the deadline (`settings.maxCallMs`), or when the provider keeps
+ *    its stream open past `settings.providerEndGraceMs` after reporting its usage;
  * 3. its first byte: a provider that fails before it, or a call stopped before it, releases the
  *    reservation and answers SERVICE_UNAVAILABLE, charging nothing;
  * 4. the stream: a failure mid-way cuts the text short (the headers are sent);
@@ -76,10 +77,13 @@ export class RunCopilotCall {
   constructor(private readonly deps: Pick<AiDeps, 'admission' | 'model' | 'capacity' | 'clock' | 'logger' | 'settings'>) {}
 
   async execute(caller: UserCaller, input: CopilotCallInput): Promise<CopilotAnswer> {
-    const closing = new AbortController();
+    // What `close()` stops: the model call while it runs (set by the life, which clears it once
+    // the call has ended). A field rather than an AbortController of its own, which would cost
+    // every call a signal and a listener for what only `close()` does.
+    const running: { stop: (() => void) | null } = { stop: null };
     let markSettled!: (record: UsageRecord | null) => void;
     const settled = new Promise<UsageRecord | null>((resolve) => (markSettled = resolve));
-    const life = this.life(caller, input, closing.signal, markSettled);
+    const life = this.life(caller, input, running, markSettled);
     const first = await life.next();
     return {
       // The first delta, then the life's own: a hand-written iterator rather than an async
@@ -103,7 +107,7 @@ export class RunCopilotCall {
         return iterator;
       },
       async close() {
-        closing.abort();
+        running.stop?.();
         await life.return();
         return settled;
       },
@@ -111,7 +115,7 @@ export class RunCopilotCall {
     };
   }
 
-  private async *life(caller: UserCaller, input: CopilotCallInput, closing: AbortSignal, settled: (record: UsageRecord | null) => void): AsyncGenerator<string, void, undefined> {
+  private async *life(caller: UserCaller, input: CopilotCallInput, running: { stop: (() => void) | null }, settled: (record: UsageRecord | null) => void): AsyncGenerator<string, void, undefined> {
     const { admission, model, clock, settings } = this.deps;
 
     // 1. The checks and the reservation.
@@ -135,11 +139,10 @@ export class RunCopilotCall {
     // 2. The model call and what stops it.
     const provider = new AbortController();
     const stop = () => provider.abort();
-    const deadline = setTimeout(stop, settings.maxCallMs);
-    for (const signal of [input.signal, closing]) {
-      if (signal.aborted) stop();
-      else signal.addEventListener('abort', stop, { once: true });
-    }
+    let deadline = setTimeout(stop, settings.maxCallMs);
+    running.stop = stop;
+    if (input.signal.aborted) stop();
+    else input.signal.addEventListener('abort', stop, { once: true });
     const prompt = copilotPrompt(input.feature, input.tone, note);
     const events = model.stream({ model: settings.model, ...prompt, maxOutputTokens: reservation.maxOutputTokens, signal: provider.signal })[Symbol.asyncIterator]();
     const used: Usage = { characters: 0, reported: null };
@@ -151,15 +154,20 @@ export class RunCopilotCall {
         return null;
       }
       if (result.value.type === 'delta') used.characters += codePoints(result.value.text);
-      else used.reported = { inputTokens: result.value.inputTokens, outputTokens: result.value.outputTokens };
+      else {
+        used.reported = { inputTokens: result.value.inputTokens, outputTokens: result.value.outputTokens };
+        // The usage is the provider's last event: its stream should end now.
+        clearTimeout(deadline);
+        deadline = setTimeout(stop, settings.providerEndGraceMs ?? PROVIDER_END_GRACE_MS);
+      }
       return result.value;
     };
     // Nothing left to stop once the provider finished: aborting it anyway costs every call an
     // AbortError and a round of abort listeners.
     const end = async () => {
       clearTimeout(deadline);
+      running.stop = null;
       input.signal.removeEventListener('abort', stop);
-      closing.removeEventListener('abort', stop);
       if (providerDone) return;
       provider.abort();
       await events.return?.().catch(() => undefined);
@@ -224,5 +232,8 @@ export class RunCopilotCall {
     }
   }
 }
+
+/** `AiSettings.providerEndGraceMs`'s default. */
+const PROVIDER_END_GRACE_MS = 2_000;
 
 const isText = (event: ModelEvent): event is Extract<ModelEvent, { type: 'delta' }> => event.type === 'delta' && event.text.length > 0;

@@ -163,6 +163,34 @@ describe('OpenAiLanguageModel, beyond the contract', () => {
     await fake.whenAborted(1);
   });
 
+  it('reads a finished stream to its end rather than leaving it: the SDK\'s request is not aborted', async () => {
+    // The SDK aborts its own request when its stream is left before the end; the signal it
+    // hands to fetch shows whether it did.
+    const signals: AbortSignal[] = [];
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (input, init) => {
+      if (init?.signal) signals.push(init.signal);
+      return realFetch(input, init);
+    };
+    let model: OpenAiLanguageModel;
+    try {
+      model = modelAt(); // the SDK takes the global fetch when it is built
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    fake.script({ deltas: ['One'], usage: { inputTokens: 3, outputTokens: 1 } });
+
+    const { events, error } = await drain(model.stream(request()));
+
+    expect(error).toBeUndefined();
+    expect(events).toEqual([
+      { type: 'delta', text: 'One' },
+      { type: 'usage', inputTokens: 3, outputTokens: 1 },
+    ]);
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.aborted).toBe(false);
+  });
+
   it('serves 50 concurrent streams of 200 deltas, each its own, as the benchmark will', async () => {
     fake.setDefaultScript({ deltas: 200, deltaDelayMs: 1 });
     const model = modelAt();
