@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 // and scale scenarios on its own PostgreSQL cluster and Redis (test/reliability/).
 export default defineConfig({
   test: {
+    // Names the run, so that its workers share one migrated template database and PGlite data
+    // dir, copied for each test database (test/support/test-templates.ts).
+    globalSetup: ['test/support/global-setup.ts'],
     projects: [
       {
         test: {
