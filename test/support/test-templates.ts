@@ -11,7 +11,9 @@ import pg from 'pg';
  * once by vitest's global setup (test/support/global-setup.ts) before any worker starts, so every
  * worker process of the run shares the templates, and the global teardown removes them.
  * Without it (a script outside vitest) there is no template: every database is migrated from
- * scratch, as before.
+ * scratch, as before. Under `vitest` (watch mode) the templates last as long as the watcher: a
+ * migration added meanwhile is applied to each copy by its own migrate(); after editing one that
+ * was already applied, restart the watcher.
  */
 export const RUN_ID_VARIABLE = 'TK_TEST_RUN_ID';
 
