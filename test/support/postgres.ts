@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { access, cp, mkdtemp, rename, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,13 +10,20 @@ import { SystemClock } from '../../adapters/system/system-clock';
 import type { Clock } from '../../core/shared/clock.port';
 import { startEmbeddedPostgres } from '../../adapters/postgres/embedded-postgres';
 import { migrate, openOrm } from '../../adapters/postgres/orm';
+import { pgliteTemplateDir, templateDatabaseName, TEST_PG_URL, testRunId } from './test-templates';
 
 /**
  * Throwaway databases for integration and end-to-end tests. Each test file gets its own database
  * (`tk_test_<random>` on the local server, or a PGlite data dir in a temp folder), so a test only
  * ever touches data it created, and files can run in parallel.
+ *
+ * Under vitest each one starts as a copy of the run's migrated template (test-templates.ts), then
+ * runs `migrate` itself, which must find nothing pending. The template is made by applying every
+ * migration to an empty database, so a broken migration still fails every test that needs a
+ * database; tests of the migrations themselves start from createEmptyDatabase or a data dir of
+ * their own, never from the template.
  */
-export const TEST_PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export { TEST_PG_URL };
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -67,10 +74,50 @@ export async function createEmptyDatabase(): Promise<{ url: string; drop(): Prom
   };
 }
 
+let serverTemplateReady: Promise<string> | undefined;
+
+/**
+ * The run's migrated template database on the local server, made by the first caller of the run:
+ * the worker processes take an advisory lock keyed by its name, so one migrates while the others
+ * wait, then find it. It is migrated under `<name>_partial` and renamed when complete, so a
+ * template that exists is whole. Connections to it are then refused: PostgreSQL copies a template
+ * only while no session is connected to it.
+ */
+function serverTemplateDatabase(runId: string): Promise<string> {
+  serverTemplateReady ??= withAdmin(async (admin) => {
+    const name = templateDatabaseName(runId);
+    await admin.query('select pg_advisory_lock(hashtext($1))', [name]);
+    try {
+      const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+      if (found.rowCount === 0) {
+        const partial = `${name}_partial`;
+        await admin.query(`drop database if exists "${partial}" with (force)`);
+        await admin.query(`create database "${partial}"`);
+        const orm = await openOrm({ clientUrl: databaseUrl(partial), poolMax: 1, purpose: 'migrate' });
+        try {
+          await migrate(orm);
+        } finally {
+          await orm.close(true);
+        }
+        await admin.query(`alter database "${partial}" rename to "${name}"`);
+        await admin.query(`alter database "${name}" allow_connections false`);
+      }
+      return name;
+    } finally {
+      await admin.query('select pg_advisory_unlock(hashtext($1))', [name]);
+    }
+  });
+  // A failed attempt (the server was down) is not kept: the next database tries again.
+  serverTemplateReady.catch(() => (serverTemplateReady = undefined));
+  return serverTemplateReady;
+}
+
 /** A fresh, migrated database on the local PostgreSQL server. */
 export async function createTestDatabase(clock: Clock = new SystemClock()): Promise<TestDatabase> {
   const name = `tk_test_${randomBytes(6).toString('hex')}`;
-  await withAdmin((admin) => admin.query(`create database "${name}"`));
+  const runId = testRunId();
+  const template = runId ? await serverTemplateDatabase(runId) : undefined;
+  await withAdmin((admin) => admin.query(template ? `create database "${name}" template "${template}"` : `create database "${name}"`));
   const url = databaseUrl(name);
   let orm: MikroORM | undefined;
   const dropDatabase = () => withAdmin((admin) => admin.query(`drop database if exists "${name}" with (force)`));
@@ -99,9 +146,52 @@ export async function createTestDatabase(clock: Clock = new SystemClock()): Prom
   };
 }
 
+let pgliteTemplateReady: Promise<string> | undefined;
+
+const exists = (path: string) => access(path).then(
+  () => true,
+  () => false,
+);
+
+/**
+ * The run's migrated PGlite `pgdata`, made by the first caller of the run: built in a directory of
+ * its own, closed cleanly, then renamed into place. Two workers that start at once may both build
+ * it; the rename of the second fails and it uses the first's.
+ */
+function pgliteTemplate(runId: string): Promise<string> {
+  pgliteTemplateReady ??= (async () => {
+    const template = pgliteTemplateDir(runId);
+    if (await exists(template)) return template;
+    const building = await mkdtemp(`${template}-building-`);
+    try {
+      const embedded = await startEmbeddedPostgres(building);
+      try {
+        const orm = await openOrm({ embedded: embedded.connection });
+        try {
+          await migrate(orm);
+        } finally {
+          await orm.close(true);
+        }
+      } finally {
+        await embedded.close();
+      }
+      await rename(join(building, 'pgdata'), template).catch(async (error: unknown) => {
+        if (!(await exists(template))) throw error;
+      });
+      return template;
+    } finally {
+      await rm(building, { recursive: true, force: true });
+    }
+  })();
+  pgliteTemplateReady.catch(() => (pgliteTemplateReady = undefined));
+  return pgliteTemplateReady;
+}
+
 /**
  * Embedded PostgreSQL on a data dir (a new temp dir by default), opened the way the app opens it:
- * the socket server, the stock driver with one connection, then every pending migration.
+ * the socket server, the stock driver with one connection, then every pending migration. A new
+ * temp dir starts as a copy of the run's migrated template (none pending then, and `applied` is
+ * empty); a data dir passed in is opened as it is.
  */
 export async function createTestPglite(dataDir?: string, clock: Clock = new SystemClock()): Promise<TestPglite> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'tk-pglite-')));
@@ -109,6 +199,8 @@ export async function createTestPglite(dataDir?: string, clock: Clock = new Syst
   let embedded;
   let orm: MikroORM | undefined;
   try {
+    const runId = testRunId();
+    if (!dataDir && runId) await cp(await pgliteTemplate(runId), join(dir, 'pgdata'), { recursive: true });
     embedded = await startEmbeddedPostgres(dir);
     orm = await openOrm({ embedded: embedded.connection });
     const applied = await migrate(orm);
