@@ -100,16 +100,16 @@ const INFO = 30;
  *
  * The caller answers for its members: valid JSON, and none named like a secret (no formatter sees
  * them). The logger must be a plain one (as `createLogger` makes): with a mixin, a message prefix,
- * a nested key, a `streamWrite` hook or a destination that wants each line's metadata, pino's line
- * would differ, so those are refused here rather than written differently. The caller checks the
- * level (`logger.isLevelEnabled('info')`).
+ * a nested key, a `streamWrite` hook or a destination that wants each line's metadata (pino-pretty,
+ * a multistream), pino's line would differ: for those it returns `undefined`, and the caller
+ * writes through `logger.info` instead. The caller checks the level (`logger.isLevelEnabled('info')`).
  */
-export function infoLineWriter(logger: Logger, msg: string): (members: string) => void {
+export function infoLineWriter(logger: Logger, msg: string): ((members: string) => void) | undefined {
   const internals = logger as unknown as Record<symbol, unknown>;
   const stream = internals[streamSym] as Record<symbol, unknown> | undefined;
   const hooks = internals[hooksSym] as { streamWrite?: unknown } | undefined;
   if (internals[mixinSym] || internals[msgPrefixSym] !== undefined || internals[nestedKeySym] || hooks?.streamWrite || stream?.[needsMetadataGsym]) {
-    throw new Error('infoLineWriter: this logger changes its lines in ways a prebuilt line cannot follow');
+    return undefined;
   }
   const tail = `,${JSON.stringify(internals[messageKeySym])}:${JSON.stringify(msg)}${internals[endSym] as string}`;
   return (members) => {

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import type { Context } from 'koa';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Caller } from '../../../core/access/caller';
-import { createLogger } from '../../logging';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { createAppLogger, createLogger } from '../../logging';
 import { canonicalIp } from '../client-ip';
 import { accessLog, startRequest } from './request-context';
 
@@ -94,6 +96,26 @@ describe('the access line', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it("goes through pino's own path for a logger whose lines it cannot prebuild: the same fields", () => {
+    const lines: string[] = [];
+    const logger = pino({ base: { service: 'tenantkit' }, mixin: () => ({ extra: 1 }) }, { write: (line: string) => lines.push(line) });
+    const apiKey = caller({ kind: 'api_key', apiKeyId: 9 });
+    accessLog(logger, () => '198.51.100.7')(fakeCtx(request({ caller: apiKey })), 'rid-1', performance.now() - 3);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ extra: 1, request_id: 'rid-1', method: 'GET', path: '/projects', status: 200, ip: '198.51.100.7', user_id: null, api_key_id: 9, msg: 'request' });
+  });
+
+  it('writes a readable entry through the development terminal logger (pino-pretty), where it used to refuse to start', () => {
+    const chunks: string[] = [];
+    const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => (chunks.push(chunk.toString()), done()) });
+    const logger = createAppLogger({ logLevel: 'info', logFormat: 'pretty', environment: 'dev' }, { isTty: false, stream });
+    accessLog(logger, () => '203.0.113.9')(fakeCtx(request({ caller: caller({ kind: 'user', userId: 42, sessionId: 7 }) })), 'rid-2', performance.now() - 1);
+    const text = chunks.join('');
+    expect(text).toContain('request');
+    expect(text).toContain('/projects');
+    expect(text).toContain('rid-2');
+    expect(text).toContain('user_id: 42');
   });
 
   it('still writes valid JSON for a path holding half a surrogate pair (pino would write it raw)', () => {

@@ -60,11 +60,30 @@ function jsonString(value: string): string {
  * Node's HTTP parser knows, the IP canonical (`canonicalIp`: digits, hex, dots, colons) or
  * `unknown`, the ids and numbers numbers.
  *
+ * A logger whose lines cannot be prebuilt (pino-pretty in a development terminal) gets the same
+ * fields through `logger.info`.
+ *
  * Made once per logger; returns what writes the line of a request that `startRequest` began at
  * `started` (`performance.now()`).
  */
 export function accessLog(logger: Logger, clientIp: (ctx: Context) => string): (ctx: Context, requestId: string, started: number) => void {
   const write = infoLineWriter(logger, 'request');
+  if (write === undefined) {
+    return (ctx, requestId, started) => {
+      const caller = ctx.state.caller as Caller | undefined;
+      const fields = {
+        request_id: requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        ip: clientIp(ctx),
+        user_id: caller?.kind === 'user' ? caller.userId : null,
+        ...(caller !== undefined && caller.kind !== 'user' ? { api_key_id: caller.apiKeyId } : {}),
+      };
+      logger.info(fields, 'request');
+    };
+  }
   return (ctx, requestId, started) => {
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const caller = ctx.state.caller as Caller | undefined;
