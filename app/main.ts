@@ -28,11 +28,11 @@ async function main(): Promise<void> {
     ? undefined
     : import('../adapters/postgres/embedded-postgres').then((m) => m.startEmbeddedPostgres(config.dataDir));
   embedded?.catch(() => undefined); // awaited (and reported) by startServer
-  const { startServer } = await import('./server');
-  const running = await startServer(config, logger, embedded);
-  logger.info({ url: running.url, environment: config.environment, mode: config.mode }, 'tenantkit listening');
-  if (logger.isLevelEnabled('debug')) logRuntimeStats(logger);
+  const starting = import('./server').then(({ startServer }) => startServer(config, logger, embedded));
 
+  // The signals are handled from before the server listens: it serves /ping while the jobs still
+  // start, and a SIGTERM in that window (a quick redeploy) would otherwise kill the process with no
+  // drain. A signal during startup waits for it to finish, then drains as usual.
   // Ctrl-C in a terminal reaches the process twice (the terminal signals its whole process group,
   // and npm passes its own SIGINT on), and an impatient user presses it again: the first signal
   // starts the drain, any later one is noted and ignored, so nothing cuts a write half done or
@@ -45,9 +45,12 @@ async function main(): Promise<void> {
     }
     stopping = true;
     logger.info({ signal }, 'shutting down: draining in-flight requests');
-    exitWhenClosed(logger, running.close(), 'stopped');
+    exitWhenClosed(logger, starting.then((running) => running.close()), 'stopped');
   };
   onStopSignals(shutdown);
+  const running = await starting;
+  logger.info({ url: running.url, environment: config.environment, mode: config.mode }, 'tenantkit listening');
+  if (logger.isLevelEnabled('debug')) logRuntimeStats(logger);
 }
 
 runMain('tenantkit', main);

@@ -141,6 +141,36 @@ describe('the npm start process on the embedded database', () => {
     expect(existsSync(join(dataDir, 'tenantkit.lock'))).toBe(false);
   });
 
+  test('a SIGTERM while it starts waits for the start, then drains and exits 0', { timeout: 300_000 }, async () => {
+    // A fresh data dir: initdb and the migrations make the start long, and the lock file appears
+    // at its beginning, so the signal lands before the server listens.
+    const freshDir = await mkdtemp(join(tmpdir(), 'tk-early-stop-'));
+    const app = await startApp(freshDir);
+    try {
+      const began = performance.now();
+      while (!existsSync(join(freshDir, 'tenantkit.lock'))) {
+        if (performance.now() - began > START_TIMEOUT_MS) throw new Error(`no lock file within ${START_TIMEOUT_MS} ms:\n${app.output().stderr}`);
+        await new Promise((done) => setTimeout(done, 10));
+      }
+      const code = await within(
+        (async () => {
+          app.child.kill('SIGTERM');
+          return app.exited;
+        })(),
+        START_TIMEOUT_MS,
+        'exit after an early SIGTERM',
+      );
+      expect(code, app.output().stderr).toBe(0);
+      const lines = app.output().stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.map((line) => line.msg)).toContain('shutting down: draining in-flight requests');
+      expect(lines.at(-1)).toMatchObject({ msg: 'stopped' });
+      expect(existsSync(join(freshDir, 'tenantkit.lock'))).toBe(false);
+    } finally {
+      kill(app);
+      await rm(freshDir, { recursive: true, force: true });
+    }
+  });
+
   test('data written between runs survives a restart, and migrations are not re-applied', { timeout: 300_000 }, async () => {
     expect(dataDir).toBeDefined();
     const before = await migrationRows(dataDir);
