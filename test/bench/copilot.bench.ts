@@ -300,7 +300,7 @@ async function main(): Promise<void> {
   const fakeCalls: Call[] = [];
   let cpuMicros = 0;
   let floorCpuMicros = 0;
-  const where: Where = { arrivals: [], postgresTicks: 0, benchAppMicros: 0, benchFakeMicros: 0 };
+  const where: Where = { arrivals: [], floorArrivals: [], postgresTicks: 0, floorPostgresTicks: 0, benchAppMicros: 0, benchFakeMicros: 0 };
   const measuredFrom = performance.now() - spawned;
   const machine = startMachineLoad();
   // The database's PostgreSQL backends work for the bench too; the servers are this process's children.
@@ -321,7 +321,13 @@ async function main(): Promise<void> {
     where.arrivals.push(...fake.requests.slice(seen).map((r) => r.receivedAt - roundStart));
     const after = await app.cpuUsage();
     cpuMicros += after.user - before.user + after.system - before.system;
+    const floorTicksBefore = await postgresTicks(database, db.name);
+    const floorStart = performance.now();
+    const floorSeen = fake.requests.length;
     const floorRound = await cpuOf(floor, () => rounds(1, viaFloor));
+    where.floorArrivals.push(...fake.requests.slice(floorSeen).map((r) => r.receivedAt - floorStart));
+    const floorTicksAfter = await postgresTicks(database, db.name);
+    for (const [pid, ticks] of floorTicksAfter) where.floorPostgresTicks += ticks - (floorTicksBefore.get(pid) ?? 0);
     floorCalls.push(...floorRound.result);
     floorCpuMicros += floorRound.micros;
     const fakeBench = process.cpuUsage();
@@ -392,6 +398,10 @@ interface Servers {
 interface Where {
   /** When each call's request reached the fake, from the start of its round (the app's whole pre-provider path plus connection set-up). */
   arrivals: number[];
+  /** The same for the floor's rounds: the two pre-provider paths side by side. */
+  floorArrivals: number[];
+  /** PostgreSQL's CPU in the floor's rounds, in clock ticks. */
+  floorPostgresTicks: number;
   /** CPU (clock ticks, /proc/<pid>/stat) of the database's server processes over the app rounds. */
   postgresTicks: number;
   benchAppMicros: number;
@@ -414,9 +424,10 @@ function printWhere(where: Where, appCalls: Call[], fakeCalls: Call[]): void {
   const ticksMs = 10; // CLK_TCK is 100 on Linux
   const p = (xs: number[], q: number) => percentile(xs, q).toFixed(1);
   step(`request reached the fake, from the round's start: p50 ${p(where.arrivals, 50)} ms, p90 ${p(where.arrivals, 90)} ms, max ${p(where.arrivals, 100)} ms`);
+  step(`through the floor: p50 ${p(where.floorArrivals, 50)} ms, p90 ${p(where.floorArrivals, 90)} ms, max ${p(where.floorArrivals, 100)} ms`);
   const ttfb = appCalls.map((c) => c.ttfbMs).filter((t) => !Number.isNaN(t));
   step(`app first byte from the round's start: p10 ${p(ttfb, 10)} p50 ${p(ttfb, 50)} p90 ${p(ttfb, 90)} max ${p(ttfb, 100)} ms`);
-  step(`PostgreSQL server CPU per app call: ${((where.postgresTicks * ticksMs) / appCalls.length).toFixed(2)} ms (10 ms ticks, summed over the rounds)`);
+  step(`PostgreSQL server CPU per app call: ${((where.postgresTicks * ticksMs) / appCalls.length).toFixed(2)} ms, per floor call: ${((where.floorPostgresTicks * ticksMs) / appCalls.length).toFixed(2)} ms (10 ms ticks, summed over the rounds)`);
   step(`bench process CPU per call: app rounds ${(where.benchAppMicros / 1000 / appCalls.length).toFixed(2)} ms, fake rounds ${(where.benchFakeMicros / 1000 / fakeCalls.length).toFixed(2)} ms`);
 }
 
