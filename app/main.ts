@@ -32,7 +32,9 @@ async function main(): Promise<void> {
 
   // The signals are handled from before the server listens: it serves /ping while the jobs still
   // start, and a SIGTERM in that window (a quick redeploy) would otherwise kill the process with no
-  // drain. A signal during startup waits for it to finish, then drains as usual.
+  // drain. A signal during startup waits for it to finish, then drains as usual: a half-initialised
+  // embedded data dir is never left behind. That wait is bounded by the startup's own limits (a
+  // database server still unreachable after APP_DATABASE_STARTUP_WAIT_SECONDS fails the start: exit 1).
   // Ctrl-C in a terminal reaches the process twice (the terminal signals its whole process group,
   // and npm passes its own SIGINT on), and an impatient user presses it again: the first signal
   // starts the drain, any later one is noted and ignored, so nothing cuts a write half done or
