@@ -68,26 +68,17 @@ function jsonString(value: string): string {
  */
 export function accessLog(logger: Logger, clientIp: (ctx: Context) => string): (ctx: Context, requestId: string, started: number) => void {
   const write = infoLineWriter(logger, 'request');
-  if (write === undefined) {
-    return (ctx, requestId, started) => {
-      const caller = ctx.state.caller as Caller | undefined;
-      const fields = {
-        request_id: requestId,
-        method: ctx.method,
-        path: ctx.path,
-        status: ctx.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        ip: clientIp(ctx),
-        user_id: caller?.kind === 'user' ? caller.userId : null,
-        ...(caller !== undefined && caller.kind !== 'user' ? { api_key_id: caller.apiKeyId } : {}),
-      };
-      logger.info(fields, 'request');
-    };
-  }
   return (ctx, requestId, started) => {
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const caller = ctx.state.caller as Caller | undefined;
-    const who = caller === undefined ? 'null' : caller.kind === 'user' ? `${caller.userId}` : `null,"api_key_id":${caller.apiKeyId}`;
+    const apiKeyId = caller?.kind === 'api_key' ? caller.apiKeyId : undefined;
+    const userId = caller?.kind === 'user' ? caller.userId : null;
+    if (write === undefined) {
+      const fields = { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms, ip: clientIp(ctx), user_id: userId };
+      logger.info(apiKeyId === undefined ? fields : { ...fields, api_key_id: apiKeyId }, 'request');
+      return;
+    }
+    const who = apiKeyId === undefined ? `${userId}` : `null,"api_key_id":${apiKeyId}`;
     write(`,"request_id":"${requestId}","method":"${ctx.method}","path":${jsonString(ctx.path)},"status":${ctx.status},"ms":${ms},"ip":"${clientIp(ctx)}","user_id":${who}`);
   };
 }
