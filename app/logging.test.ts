@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
 import { createLogger, infoLineWriter, redactSecrets } from './logging';
@@ -111,5 +113,32 @@ describe('infoLineWriter', () => {
     expect(infoLineWriter(pino({ nestedKey: 'payload' }, destination), 'x')).toBeUndefined();
     expect(infoLineWriter(pino({ hooks: { streamWrite: (s) => s } }, destination), 'x')).toBeUndefined();
     expect(infoLineWriter(pino({}, pino.multistream([{ stream: destination }])), 'x')).toBeUndefined();
+  });
+});
+
+describe('the process logger on exit', () => {
+  // What `npm start` does after a graceful stop: log the last line, flush on `exit`, exit at once,
+  // here after a burst that a terminal cannot take in at once. `script` gives the process a
+  // pseudo-terminal for stdout. pino-pretty's own stream held lines back while its writer waited
+  // for the terminal, and those were lost at exit.
+  const lastLines = (logFormat: 'pretty' | 'json') => {
+    const script = `
+      import { createAppLogger, flushLogs } from ${JSON.stringify(resolve(import.meta.dirname, 'logging.ts'))};
+      const logger = createAppLogger({ logLevel: 'info', logFormat: '${logFormat}', environment: 'dev' });
+      process.once('exit', () => flushLogs(logger));
+      for (let i = 0; i < 3000; i += 1) logger.info({ i }, 'filler');
+      logger.info('stopped');
+      process.exit(0);
+    `;
+    const command = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', script].map((arg) => `'${arg.replaceAll("'", `'\\''`)}'`).join(' ');
+    return execFileSync('script', ['-qefc', command, '/dev/null'], { encoding: 'utf8', env: { ...process.env, TERM: 'dumb' }, maxBuffer: 64 * 1024 * 1024 })
+      .replaceAll('\r', '')
+      .replace(/\x1b\[[0-9;]*m/g, '');
+  };
+
+  it.each(['pretty', 'json'] as const)('writes every line, the last one included, before exit (%s)', (logFormat) => {
+    const out = lastLines(logFormat);
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(logFormat === 'pretty' ? /INFO: stopped$/ : /"msg":"stopped"\}$/);
+    expect(out.match(/filler/g)).toHaveLength(3000);
   });
 });

@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import { prettyFactory } from 'pino-pretty';
 import type { AppConfig } from './config/config';
 import { TurnBatchedDestination } from './log-destination';
 
@@ -120,9 +120,9 @@ export function infoLineWriter(logger: Logger, msg: string): ((members: string) 
 
 /**
  * The process logger of `npm start` and `npm run worker`. JSON lines unless `APP_LOG_FORMAT` says
- * `pretty`, or says `auto` (the default) in `dev` with a terminal on stdout: then pino-pretty
- * writes a readable entry, its fields one per line (a stub email's link can be copied from it).
- * Pretty printing runs in-process and synchronously: it is for development.
+ * `pretty`, or says `auto` (the default) in `dev` with a terminal on stdout: then pino-pretty's
+ * formatter writes a readable entry, its fields one per line (a stub email's link can be copied
+ * from it). Pretty printing runs in-process and synchronously: it is for development.
  *
  * JSON lines go to stdout through `TurnBatchedDestination`: the lines of one turn of the event
  * loop are written together when the turn ends, so a request does not pay a `write` system call
@@ -138,10 +138,31 @@ export function createAppLogger(
   if (!wantsPretty) {
     return createLogger(config.logLevel, (output.stream as pino.DestinationStream | undefined) ?? jsonLinesDestination(1));
   }
-  return createLogger(
-    config.logLevel,
-    pretty({ colorize: isTty, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service', ...(output.stream ? { destination: output.stream } : {}) }),
-  );
+  const prettify = prettyFactory({ colorize: isTty, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
+  return createLogger(config.logLevel, new PrettyDestination(prettify, output.stream ?? new TurnBatchedDestination(1)));
+}
+
+/**
+ * pino-pretty's formatter as a destination of its own, formatting each line as it is written.
+ * Not pino-pretty's stream: that one passes lines through a pipeline of streams to an
+ * asynchronous writer, and the last lines before `process.exit` (`stopped` after Ctrl-C) were
+ * lost now and then. Here a line is formatted at once and goes where JSON lines go (written by
+ * the end of the turn, and by `flushSync` on exit), or to the given stream (tests).
+ */
+class PrettyDestination {
+  constructor(
+    private readonly prettify: (line: string) => string,
+    private readonly out: { write(text: string): unknown; flushSync?: () => void },
+  ) {}
+
+  write(line: string): boolean {
+    this.out.write(this.prettify(line));
+    return true;
+  }
+
+  flushSync(): void {
+    this.out.flushSync?.();
+  }
 }
 
 /** Where `npm start` and the worker write JSON lines: file descriptor `fd` (stdout in production). */
