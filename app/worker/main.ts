@@ -5,6 +5,7 @@ import { createContainer } from '../container/container';
 import { openInfrastructure } from '../container/infrastructure';
 import { TOKENS } from '../container/tokens';
 import { jobPeriods, keepSchedulesRegistered, recurringJobs } from '../jobs/jobs';
+import type { Logger } from 'pino';
 import { createAppLogger, flushLogs } from '../logging';
 import { exitWhenClosed, onStopSignals, runMain } from '../process-exit';
 import { BullmqScheduler } from '../../adapters/bullmq/bullmq-scheduler';
@@ -46,6 +47,28 @@ async function main(): Promise<void> {
   const logger = createAppLogger(config);
   // Log lines are written asynchronously: whatever is still buffered goes out before any exit.
   process.once('exit', () => flushLogs(logger));
+  const starting = start(config, logger);
+
+  // The signals are handled from the start, as the API's are: a SIGTERM while the worker connects
+  // or while its queues start (a quick redeploy) waits for the start, then stops as usual, so a
+  // job a queue has already taken finishes instead of being cut off and left to stall. A second
+  // signal exits at once.
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now; the active job will be retried by another worker');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down: waiting for the active jobs');
+    exitWhenClosed(logger, starting.then((close) => close()), 'worker stopped');
+  };
+  onStopSignals(shutdown);
+  await starting;
+}
+
+/** Connects, registers the recurring jobs and starts the queues; resolves to what stops them all. */
+async function start(config: AppConfig, logger: Logger): Promise<() => Promise<void>> {
   const infra = await openInfrastructure(config, logger);
   const container = createContainer(config, logger, infra);
   const connection = infra.redis;
@@ -58,24 +81,12 @@ async function main(): Promise<void> {
   keepSchedulesRegistered(connection, scheduler, jobs, logger);
   await host.start();
   logger.info({ jobs: jobs.map(({ name, everyMs }) => ({ name, every_ms: everyMs })) }, 'worker running');
-
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now; the active job will be retried by another worker');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down: waiting for the active jobs');
-    const closing = (async () => {
-      await host.close();
-      await scheduler.stop();
-      await container.unbindAllAsync();
-      await infra.close();
-    })();
-    exitWhenClosed(logger, closing, 'worker stopped');
+  return async () => {
+    await host.close();
+    await scheduler.stop();
+    await container.unbindAllAsync();
+    await infra.close();
   };
-  onStopSignals(shutdown);
 }
 
 runMain('tenantkit worker', main);

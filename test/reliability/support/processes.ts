@@ -51,7 +51,8 @@ export async function killAllServices(): Promise<void> {
   );
 }
 
-export async function startService(kind: 'api' | 'worker', env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
+/** Resolves once the process logs that it is ready (`waitUntilReady: false`: at once, after the spawn). */
+export async function startService(kind: 'api' | 'worker', env: Record<string, string>, timeoutMs = 60_000, waitUntilReady = true): Promise<ServiceProcess> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('APP_')));
   const script = kind === 'api' ? 'app/main.ts' : 'app/worker/main.ts';
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
@@ -80,7 +81,7 @@ export async function startService(kind: 'api' | 'worker', env: Record<string, s
   const exit = once(child, 'exit').then(([code]) => code as number | null);
   const ready = kind === 'api' ? 'tenantkit listening' : 'worker running';
   try {
-    await Promise.race([
+    if (waitUntilReady) await Promise.race([
       waitFor(`${kind} logs "${ready}"`, () => lines.some((line) => line.msg === ready), timeoutMs),
       exit.then((code) => {
         throw new Error(`${kind} exited with ${code} before it was ready:\n${other}`);
@@ -90,7 +91,7 @@ export async function startService(kind: 'api' | 'worker', env: Record<string, s
     child.kill('SIGKILL');
     throw error;
   }
-  const url = kind === 'api' ? String(lines.find((line) => line.msg === ready)!.url) : '';
+  const url = kind === 'api' && waitUntilReady ? String(lines.find((line) => line.msg === ready)!.url) : '';
   return {
     child,
     url,
