@@ -25,6 +25,18 @@ describe('client IP from X-Forwarded-For', () => {
     expect(clientIpResolver(1)(ctx('not-an-ip'))).toBe('10.0.0.5');
   });
 
+  it("reads the socket's address once per connection, and each connection's own", () => {
+    const resolve = clientIpResolver(0);
+    let reads = 0;
+    const socket = { get remoteAddress() { reads += 1; return '::ffff:198.51.100.9'; } };
+    const onSocket = { get: () => '', req: { socket } } as unknown as Context;
+    expect([resolve(onSocket), resolve(onSocket), resolve(onSocket)]).toEqual(['198.51.100.9', '198.51.100.9', '198.51.100.9']);
+    expect(reads).toBe(1);
+    expect(resolve(ctx(undefined, '2001:DB8::1'))).toBe('2001:db8::1');
+    const closed = { get: () => '', req: { socket: { remoteAddress: undefined } } } as unknown as Context;
+    expect(resolve(closed)).toBe('unknown');
+  });
+
   it('uses the leftmost entry when there are fewer entries than hops', () => {
     expect(clientIpResolver(3)(ctx('198.51.100.7'))).toBe('198.51.100.7');
   });

@@ -1,4 +1,4 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIPv4, isIPv6, type Socket } from 'node:net';
 import type { Context } from 'koa';
 
 /**
@@ -47,12 +47,26 @@ function ipv6Groups(compressed: string): number[] {
  */
 export function clientIpResolver(trustedHops: number): (ctx: Context) => string {
   return (ctx) => {
-    const rawSocketIp = ctx.req.socket.remoteAddress;
-    const socketIp = (rawSocketIp && canonicalIp(rawSocketIp)) ?? 'unknown';
+    if (trustedHops === 0) return socketIp(ctx.req.socket);
     const header = ctx.get('X-Forwarded-For');
-    if (trustedHops === 0 || !header) return socketIp;
+    if (!header) return socketIp(ctx.req.socket);
     const entries = header.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
-    if (entries.length === 0) return socketIp;
-    return canonicalIp(entries[Math.max(0, entries.length - trustedHops)]!) ?? socketIp;
+    if (entries.length === 0) return socketIp(ctx.req.socket);
+    return canonicalIp(entries[Math.max(0, entries.length - trustedHops)]!) ?? socketIp(ctx.req.socket);
   };
+}
+
+/**
+ * The peer's canonical address, worked out once per connection: a keep-alive connection carries
+ * many requests, and every one asks (the access log, the rate limits, the session's origin).
+ */
+const socketIps = new WeakMap<Socket, string>();
+function socketIp(socket: Socket): string {
+  const known = socketIps.get(socket);
+  if (known !== undefined) return known;
+  const raw = socket.remoteAddress;
+  const ip = raw === undefined ? undefined : canonicalIp(raw);
+  if (ip === undefined || ip === null) return 'unknown'; // not kept: a closed socket no longer knows its peer
+  socketIps.set(socket, ip);
+  return ip;
 }
