@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TurnBatchedDestination } from './log-destination';
+import { BatchedLogDestination, FLUSH_AFTER_MS } from './log-destination';
 
 /** `writeSync` as the destination sees it: the real one unless a test plants what the descriptor does next. */
 const { next, calls, real } = vi.hoisted(() => ({
@@ -24,10 +24,10 @@ vi.mock('node:fs', async (importOriginal) => {
   };
 });
 
-const endOfTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const afterFlushDelay = () => new Promise<void>((resolve) => setTimeout(resolve, FLUSH_AFTER_MS + 20));
 const errno = (code: string) => Object.assign(new Error(code), { code });
 
-describe('TurnBatchedDestination', () => {
+describe('BatchedLogDestination', () => {
   let dir: string;
   let fd: number;
   const written = () => readFileSync(join(dir, 'log'), 'utf8');
@@ -43,37 +43,62 @@ describe('TurnBatchedDestination', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("writes a turn's lines together, in order, once the turn ends", async () => {
-    const destination = new TurnBatchedDestination(fd);
+  it('writes the lines together, in order, shortly after the first, and those that come later after their own first', async () => {
+    const destination = new BatchedLogDestination(fd);
     destination.write('{"a":1}\n');
+    await new Promise<void>((resolve) => setImmediate(resolve));
     destination.write('{"b":"é"}\n');
     expect(written()).toBe('');
-    await endOfTurn();
+    await afterFlushDelay();
     expect(written()).toBe('{"a":1}\n{"b":"é"}\n');
     expect(calls).toHaveLength(1);
     destination.write('{"c":3}\n');
-    await endOfTurn();
+    expect(written()).toBe('{"a":1}\n{"b":"é"}\n');
+    await afterFlushDelay();
     expect(written()).toBe('{"a":1}\n{"b":"é"}\n{"c":3}\n');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('keeps no process alive for its pending lines', async () => {
+    const destination = new BatchedLogDestination(fd);
+    const active = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = active();
+    destination.write('{"a":1}\n');
+    // An unref'd timer is not listed among the resources that keep the event loop alive.
+    expect(active()).toBe(before);
+    destination.flushSync();
   });
 
   it('writes what is pending at once on flushSync (on exit)', () => {
-    const destination = new TurnBatchedDestination(fd);
+    const destination = new BatchedLogDestination(fd);
     destination.write('{"last":true}\n');
     destination.flushSync();
     expect(written()).toBe('{"last":true}\n');
   });
 
-  it('does not hold a burst until the turn ends', () => {
-    const destination = new TurnBatchedDestination(fd);
+  it('writes a burst as it fills the buffer, and a line longer than the buffer on its own, in order', () => {
+    const destination = new BatchedLogDestination(fd);
     const line = `{"x":"${'y'.repeat(1000)}"}\n`;
     for (let i = 0; i < 100; i++) destination.write(line);
-    expect(written().length).toBeGreaterThanOrEqual(64 * 1024);
+    expect(written().length).toBeGreaterThanOrEqual(60 * 1024);
+    expect(written().length % line.length).toBe(0); // whole lines only
+    const long = `{"x":"${'é'.repeat(40_000)}"}\n`;
+    destination.write(long);
+    destination.write('{"end":1}\n');
     destination.flushSync();
-    expect(written().length).toBe(line.length * 100);
+    expect(written()).toBe(line.repeat(100) + long + '{"end":1}\n');
+  });
+
+  it('measures a line with many multi-byte characters before it fills the buffer: nothing is cut', () => {
+    const destination = new BatchedLogDestination(fd);
+    const line = `{"x":"${'€'.repeat(7000)}"}\n`; // 21 KB in UTF-8, 7 K units
+    for (let i = 0; i < 10; i++) destination.write(line);
+    destination.flushSync();
+    expect(written()).toBe(line.repeat(10));
   });
 
   it('finishes a write the descriptor took in part, and waits out a full pipe (EAGAIN), losing nothing', async () => {
-    const destination = new TurnBatchedDestination(fd);
+    const destination = new BatchedLogDestination(fd);
     next.push(
       () => {
         throw errno('EAGAIN');
@@ -82,25 +107,25 @@ describe('TurnBatchedDestination', () => {
     );
     destination.write('{"a":"é"}\n');
     destination.write('{"b":2}\n');
-    await endOfTurn();
+    await afterFlushDelay();
     expect(written()).toBe('{"a":"é"}\n{"b":2}\n');
     expect(calls).toHaveLength(3);
   });
 
   it('stops logging, without throwing, once the reader has gone (EPIPE)', async () => {
-    const destination = new TurnBatchedDestination(fd);
+    const destination = new BatchedLogDestination(fd);
     next.push(() => {
       throw errno('EPIPE');
     });
     destination.write('{"lost":1}\n');
-    await endOfTurn();
+    await afterFlushDelay();
     destination.write('{"lost":2}\n');
     destination.flushSync();
     expect(calls).toHaveLength(1);
   });
 
   it('throws any other write error', () => {
-    const destination = new TurnBatchedDestination(fd);
+    const destination = new BatchedLogDestination(fd);
     next.push(() => {
       throw errno('EBADF');
     });

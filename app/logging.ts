@@ -1,7 +1,7 @@
 import { pino, type Logger } from 'pino';
 import { prettyFactory } from 'pino-pretty';
 import type { AppConfig } from './config/config';
-import { TurnBatchedDestination } from './log-destination';
+import { BatchedLogDestination } from './log-destination';
 
 /** Field names whose values never reach the log, at the top level of an entry or one level down. */
 const SECRET_KEYS: ReadonlySet<string> = new Set([
@@ -124,9 +124,9 @@ export function infoLineWriter(logger: Logger, msg: string): ((members: string) 
  * formatter writes a readable entry, its fields one per line (a stub email's link can be copied
  * from it). Pretty printing runs in-process and synchronously: it is for development.
  *
- * JSON lines go to stdout through `TurnBatchedDestination`: the lines of one turn of the event
- * loop are written together when the turn ends, so a request does not pay a `write` system call
- * per log line. What is still pending when the process exits is written out synchronously on exit
+ * JSON lines go to stdout through `BatchedLogDestination`: lines are written together, at most
+ * `FLUSH_AFTER_MS` after the first of them, so a request does not pay a `write` system call per
+ * log line. What is still pending when the process exits is written out synchronously on exit
  * (`flushLogs`).
  */
 export function createAppLogger(
@@ -139,15 +139,15 @@ export function createAppLogger(
     return createLogger(config.logLevel, (output.stream as pino.DestinationStream | undefined) ?? jsonLinesDestination(1));
   }
   const prettify = prettyFactory({ colorize: isTty, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
-  return createLogger(config.logLevel, new PrettyDestination(prettify, output.stream ?? new TurnBatchedDestination(1)));
+  return createLogger(config.logLevel, new PrettyDestination(prettify, output.stream ?? new BatchedLogDestination(1)));
 }
 
 /**
  * pino-pretty's formatter as a destination of its own, formatting each line as it is written.
  * Not pino-pretty's stream: that one passes lines through a pipeline of streams to an
  * asynchronous writer, and the last lines before `process.exit` (`stopped` after Ctrl-C) were
- * lost now and then. Here a line is formatted at once and goes where JSON lines go (written by
- * the end of the turn, and by `flushSync` on exit), or to the given stream (tests).
+ * lost now and then. Here a line is formatted at once and goes where JSON lines go (written
+ * within milliseconds, and by `flushSync` on exit), or to the given stream (tests).
  */
 class PrettyDestination {
   constructor(
@@ -167,7 +167,7 @@ class PrettyDestination {
 
 /** Where `npm start` and the worker write JSON lines: file descriptor `fd` (stdout in production). */
 export function jsonLinesDestination(fd: number): pino.DestinationStream {
-  return new TurnBatchedDestination(fd);
+  return new BatchedLogDestination(fd);
 }
 
 /** Writes out, synchronously, whatever the logger's destination still buffers: call it before `process.exit`. */

@@ -98,7 +98,7 @@ describe('several instances on one PostgreSQL and Redis', { timeout: 180_000 }, 
       return Number(row!.unsent) === 0;
     }, 30_000);
     // A worker marks an email sent in the database before its log line has crossed the pipe to
-    // this process (lines are written once per turn of its event loop): wait until at least as
+    // this process (lines are written together, within milliseconds): wait until at least as
     // many lines as emails arrived, then check there are exactly as many, all distinct.
     const stubLines = () => workers.flatMap((worker) => worker.logs().filter((line) => line.msg === STUB_MESSAGE));
     await waitFor('every sent email logged', async () => stubLines().length >= accepted, 10_000).catch(() => undefined);

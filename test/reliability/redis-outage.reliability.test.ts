@@ -123,7 +123,11 @@ describe('Redis outage under load', { timeout: (LOAD_S + 120) * 1_000 }, () => {
     }, 60_000);
     const [{ total }] = (await query<{ total: string }>(url, 'select count(*) as total from email_outbox')) as [{ total: string }];
     expect(Number(total)).toBe(forgotten);
-    const delivered = worker.logs().filter((line) => line.msg === STUB_MESSAGE).map((line) => String(line.idempotencyKey));
+    // A worker marks an email sent before its log line is written (lines are written together,
+    // within milliseconds): wait for as many lines as emails, then check there are exactly as many.
+    const stubKeys = () => worker.logs().filter((line) => line.msg === STUB_MESSAGE).map((line) => String(line.idempotencyKey));
+    await waitFor('every sent email logged', () => stubKeys().length >= forgotten, 10_000).catch(() => undefined);
+    const delivered = stubKeys();
     expect(delivered).toHaveLength(forgotten);
     expect(new Set(delivered).size).toBe(forgotten);
     expect(worker.logs().some((line) => typeof line.msg === 'string' && line.msg.includes('after a reconnection'))).toBe(true);
