@@ -342,6 +342,48 @@ describe('RunCopilotCall: a call that streamed', () => {
     expect(await usageRows(h, caller.organizationId)).toHaveLength(1);
   });
 
+  it('a reader that stops early (break) stops the provider and settles once, for the text it received', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller();
+    const note = await h.aNote(caller);
+    h.model.script({ deltas: ['One', 'Two'], ending: 'hang' });
+    const call = await h.copilot.execute(caller, h.input(note));
+    const provider = await h.model.nextCall();
+    const read: string[] = [];
+    for await (const chunk of call.chunks()) {
+      read.push(chunk);
+      if (read.length === 2) break;
+    }
+    expect(read).toEqual(['One', 'Two']);
+    expect(provider.aborted).toBe(true);
+    expect(provider.released).toBe(true);
+    const record = await call.settled();
+    expect(record).toMatchObject({ inputTokens: inputEstimate(note), outputTokens: Math.ceil('OneTwo'.length / 4) });
+    expect(await call.close()).toEqual(record);
+    expect(await call.chunks()[Symbol.asyncIterator]().next()).toEqual({ done: true, value: undefined });
+    expect(await usageRows(h, caller.organizationId)).toHaveLength(1);
+    expect(h.tables.reservations.size).toBe(0);
+  });
+
+  it('return() while a read waits on the provider lets that read finish, then settles once; a usage event mid-way is not text', async () => {
+    const h = aiHarness();
+    const caller = await h.anAiCaller();
+    const note = await h.aNote(caller);
+    h.model.script({ deltas: ['First'], ending: 'hang' });
+    const call = await h.copilot.execute(caller, h.input(note));
+    const provider = await h.model.nextCall();
+    const chunks = call.chunks()[Symbol.asyncIterator]();
+    expect(await chunks.next()).toEqual({ done: false, value: 'First' });
+    const waiting = chunks.next();
+    const returned = chunks.return!();
+    provider.finish({ inputTokens: 30, outputTokens: 2 });
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    expect(await returned).toEqual({ done: true, value: undefined });
+    expect(provider.aborted).toBe(false);
+    expect(await call.settled()).toMatchObject({ inputTokens: 30, outputTokens: 2 });
+    expect(await usageRows(h, caller.organizationId)).toHaveLength(1);
+  });
+
   it('close() after the text was read to the end does not settle again', async () => {
     const h = aiHarness();
     const caller = await h.anAiCaller();

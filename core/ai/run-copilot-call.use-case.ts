@@ -53,7 +53,7 @@ interface Usage {
 }
 
 /**
- * One copilot call on one of the caller's notes, its whole life in `life()`, top to bottom:
+ * One copilot call on one of the caller's notes, its whole life in `execute` and the answer it returns, top to bottom:
  *
  * 1. the checks, in order, and the reservation, in one step (CopilotAdmission): the note exists
  *    (RESOURCE_NOT_FOUND), a model is configured, then the plan enables AI (FEATURE_DISABLED, each
@@ -70,53 +70,14 @@ interface Usage {
  *    when it reported none the input estimate plus the characters received ÷ 4, at the model's
  *    price read with the checks.
  *
- * `execute` runs the life to its first byte, so a refusal is thrown before anything is streamed;
+ * `execute` runs the call to its first byte, so a refusal is thrown before anything is streamed;
  * the answer it returns runs the rest.
  */
 export class RunCopilotCall {
   constructor(private readonly deps: Pick<AiDeps, 'admission' | 'model' | 'capacity' | 'clock' | 'logger' | 'settings'>) {}
 
   async execute(caller: UserCaller, input: CopilotCallInput): Promise<CopilotAnswer> {
-    // What `close()` stops: the model call while it runs (set by the life, which clears it once
-    // the call has ended). A field rather than an AbortController of its own, which would cost
-    // every call a signal and a listener for what only `close()` does.
-    const running: { stop: (() => void) | null } = { stop: null };
-    let markSettled!: (record: UsageRecord | null) => void;
-    const settled = new Promise<UsageRecord | null>((resolve) => (markSettled = resolve));
-    const life = this.life(caller, input, running, markSettled);
-    const first = await life.next();
-    return {
-      // The first delta, then the life's own: a hand-written iterator rather than an async
-      // generator delegating with `yield*`, which added a promise and a resumption per delta
-      // (docs/benchmarks.md, "AI copilot: where the first-byte time goes").
-      chunks() {
-        let pending: IteratorResult<string, void> | null = first.done ? null : first;
-        const iterator: AsyncIterableIterator<string, void> = {
-          next() {
-            if (pending === null) return life.next();
-            const result = pending;
-            pending = null;
-            return Promise.resolve(result);
-          },
-          return() {
-            pending = null;
-            return life.return();
-          },
-          [Symbol.asyncIterator]: () => iterator,
-        };
-        return iterator;
-      },
-      async close() {
-        running.stop?.();
-        await life.return();
-        return settled;
-      },
-      settled: () => settled,
-    };
-  }
-
-  private async *life(caller: UserCaller, input: CopilotCallInput, running: { stop: (() => void) | null }, settled: (record: UsageRecord | null) => void): AsyncGenerator<string, void, undefined> {
-    const { admission, model, clock, settings } = this.deps;
+    const { admission, model, clock, settings, logger } = this.deps;
 
     // 1. The checks and the reservation.
     const now = clock.now();
@@ -136,37 +97,28 @@ export class RunCopilotCall {
     if (admitted.outcome === 'quota_exceeded') throw quotaExceeded('token_limit', admitted.tokenLimit);
     const { note, reservation, price } = admitted;
 
-    // 2. The model call and what stops it.
+    // 2. The model call and what stops it: the client leaving, `close()`, the deadline.
     const provider = new AbortController();
     const stop = () => provider.abort();
     let deadline = setTimeout(stop, settings.maxCallMs);
-    running.stop = stop;
     if (input.signal.aborted) stop();
     else input.signal.addEventListener('abort', stop, { once: true });
     const prompt = copilotPrompt(input.feature, input.tone, note);
     const events = model.stream({ model: settings.model, ...prompt, maxOutputTokens: reservation.maxOutputTokens, signal: provider.signal })[Symbol.asyncIterator]();
     const used: Usage = { characters: 0, reported: null };
     let providerDone = false;
-    const next = async (): Promise<ModelEvent | null> => {
-      const result = await events.next();
-      if (result.done) {
-        providerDone = true;
-        return null;
-      }
-      if (result.value.type === 'delta') used.characters += codePoints(result.value.text);
-      else {
-        used.reported = { inputTokens: result.value.inputTokens, outputTokens: result.value.outputTokens };
-        // The usage is the provider's last event: its stream should end now.
-        clearTimeout(deadline);
-        deadline = setTimeout(stop, settings.providerEndGraceMs ?? PROVIDER_END_GRACE_MS);
-      }
-      return result.value;
+    let running = true;
+    const reported = (usage: Extract<ModelEvent, { type: 'usage' }>) => {
+      used.reported = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+      // The usage is the provider's last event: its stream should end now.
+      clearTimeout(deadline);
+      deadline = setTimeout(stop, settings.providerEndGraceMs ?? PROVIDER_END_GRACE_MS);
     };
     // Nothing left to stop once the provider finished: aborting it anyway costs every call an
     // AbortError and a round of abort listeners.
     const end = async () => {
       clearTimeout(deadline);
-      running.stop = null;
+      running = false;
       input.signal.removeEventListener('abort', stop);
       if (providerDone) return;
       provider.abort();
@@ -177,9 +129,17 @@ export class RunCopilotCall {
     let first: string | null = null;
     try {
       while (first === null) {
-        const event = await next();
-        if (!event) break;
-        if (isText(event)) first = event.text;
+        const result = await events.next();
+        if (result.done) {
+          providerDone = true;
+          break;
+        }
+        const event = result.value;
+        if (event.type === 'usage') reported(event);
+        else {
+          used.characters += codePoints(event.text);
+          if (event.text.length > 0) first = event.text;
+        }
       }
     } catch (error) {
       await end();
@@ -193,16 +153,68 @@ export class RunCopilotCall {
       throw serviceUnavailable('The AI model did not answer in time');
     }
 
-    // 4. The stream, then 5. the settlement.
-    try {
-      if (first !== null) yield first;
-      for (let event = await next(); event; event = await next()) if (event.type === 'delta') yield event.text;
-    } catch (error) {
-      if (!provider.signal.aborted) this.deps.logger.warn({ err: error, reservation_id: reservation.id }, 'model stream failed mid-way: response cut short');
-    } finally {
-      await end();
-      settled(await this.settle(reservation, price, used));
-    }
+    // 4. The stream, then 5. the settlement, once however the call ends. Each delta is the
+    // model's promise mapped once (`then`): no async function or generator between the model
+    // and the reader, whose extra promise hops per delta, with 50 answers streaming at once,
+    // delayed the next calls' admission (docs/benchmarks.md, "AI copilot: where the first-byte
+    // time goes").
+    let markSettled!: (record: UsageRecord | null) => void;
+    const settled = new Promise<UsageRecord | null>((resolve) => (markSettled = resolve));
+    let settling: Promise<unknown> | null = null;
+    const finish = () =>
+      (settling ??= (async () => {
+        await end();
+        markSettled(await this.settle(reservation, price, used));
+      })());
+    const finished = (): Promise<IteratorResult<string, void>> => finish().then(() => DONE);
+    const onResult = (result: IteratorResult<ModelEvent>): IteratorResult<string, void> | Promise<IteratorResult<string, void>> => {
+      if (result.done) {
+        providerDone = true;
+        return finished();
+      }
+      const event = result.value;
+      if (event.type === 'usage') {
+        reported(event);
+        return pull();
+      }
+      used.characters += codePoints(event.text);
+      return { done: false, value: event.text };
+    };
+    // A failure mid-way cuts the text short: the headers are sent.
+    const onFailure = (error: unknown): Promise<IteratorResult<string, void>> => {
+      if (!provider.signal.aborted) logger.warn({ err: error, reservation_id: reservation.id }, 'model stream failed mid-way: response cut short');
+      return finished();
+    };
+    const pull = (): Promise<IteratorResult<string, void>> => events.next().then(onResult, onFailure);
+    // The read in flight, which `close()` and `return()` let finish before ending the call.
+    let reading: Promise<unknown> = Promise.resolve();
+    let pending = first;
+    const iterator: AsyncIterableIterator<string, void> = {
+      next() {
+        if (settling !== null) return finished();
+        if (pending !== null) {
+          const text = pending;
+          pending = null;
+          return Promise.resolve({ done: false, value: text });
+        }
+        const read = pull();
+        reading = read;
+        return read;
+      },
+      return() {
+        pending = null;
+        return reading.then(finished, finished);
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return {
+      chunks: () => iterator,
+      close() {
+        if (running) stop();
+        return iterator.return!().then(() => settled);
+      },
+      settled: () => settled,
+    };
   }
 
   /** A call that ends before its first byte: the reservation is released and nothing is logged. */
@@ -236,4 +248,4 @@ export class RunCopilotCall {
 /** `AiSettings.providerEndGraceMs`'s default. */
 const PROVIDER_END_GRACE_MS = 2_000;
 
-const isText = (event: ModelEvent): event is Extract<ModelEvent, { type: 'delta' }> => event.type === 'delta' && event.text.length > 0;
+const DONE: IteratorReturnResult<void> = { done: true, value: undefined };

@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError, APIConnectionTimeoutError, AuthenticationError } from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OpenAiLanguageModel, type OpenAiLanguageModelOptions } from '../../adapters/openai/openai-language-model';
 import type { ModelEvent } from '../../core/ai/language-model.port';
 import type { DomainError } from '../../core/shared/domain-error';
@@ -160,6 +160,19 @@ describe('OpenAiLanguageModel, beyond the contract', () => {
       break;
     }
 
+    await fake.whenAborted(1);
+  });
+
+  it('lets the provider call go when the caller returns while the provider has not answered yet', async () => {
+    fake.script({ firstByteDelayMs: 300, deltas: 50, deltaDelayMs: 20 });
+    const events = modelAt().stream(request())[Symbol.asyncIterator]();
+
+    const first = events.next();
+    await vi.waitFor(() => expect(fake.requests).toHaveLength(1));
+    expect(await events.return!()).toEqual({ done: true, value: undefined });
+
+    expect(await first).toEqual({ done: true, value: undefined });
+    expect(await events.next()).toEqual({ done: true, value: undefined });
     await fake.whenAborted(1);
   });
 
