@@ -56,3 +56,43 @@ describe('newestFirstList', () => {
     ]);
   });
 });
+
+describe('newestFirstList, read as JSON', () => {
+  const after = { createdAt: new Date('2026-11-21T10:00:00.000Z'), id: 7 };
+
+  it('aggregates the same page into one JSON array, ordered by the columns themselves, and parses it', async () => {
+    const sent: Array<[string, string, readonly unknown[]]> = [];
+    const select = async (sql: { name: string; text: string }, params: readonly unknown[]) => {
+      sent.push([sql.name, sql.text, params]);
+      return [{ rows: '[[2, "b", 1700000000001], [1, "a", 1700000000000]]' }];
+    };
+    const database = { select } as unknown as Database;
+    const list = newestFirstList('project', ['organization_id'], ['id', 'name', 'created_at'], { created_at: (column) => `f(${column})` });
+    await expect(list.selectJsonTuples(database, [5], { limit: 2 })).resolves.toEqual([
+      [2, 'b', 1700000000001],
+      [1, 'a', 1700000000000],
+    ]);
+    await list.selectJsonTuples(database, [5], { limit: 2, after });
+    const json = "select coalesce(json_agg(json_build_array(page.id, page.name, f(page.created_at)) order by page.created_at desc, page.id desc), '[]')::text as rows\n  from (";
+    expect(sent).toEqual([
+      ['project_list_first_json', `${json}select id, name, created_at from project where organization_id = $1\n  order by project.created_at desc, project.id desc limit $2) as page`, [5, 2]],
+      [
+        'project_list_after_json',
+        `${json}select id, name, created_at from project where organization_id = $1 and (created_at, id) < ($2, $3::bigint)\n  order by project.created_at desc, project.id desc limit $4) as page`,
+        [5, after.createdAt, 7, 2],
+      ],
+    ]);
+  });
+
+  it('reads the ordering columns for the aggregate even when the list does not name them', async () => {
+    const sent: string[] = [];
+    const select = async (sql: { text: string }) => {
+      sent.push(sql.text);
+      return [{ rows: '[]' }];
+    };
+    const list = newestFirstList('project', ['organization_id'], ['name']);
+    await expect(list.selectJsonTuples({ select } as unknown as Database, [5])).resolves.toEqual([]);
+    expect(sent[0]).toContain('from (select name, created_at, id from project');
+    expect(sent[0]).toContain('json_build_array(page.name)');
+  });
+});
