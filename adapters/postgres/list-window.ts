@@ -38,15 +38,6 @@ export interface NewestFirstList<Row, Owner extends readonly number[]> {
   select(database: Database, owner: Owner, window?: ListWindow): Promise<Row[]>;
   /** `select`, each row an array of the columns' values in the order they were named (`Database.selectTuples`). */
   selectTuples<Tuple extends readonly unknown[]>(database: Database, owner: Owner, window?: ListWindow): Promise<Tuple[]>;
-  /**
-   * `selectTuples`, the rows read as one JSON array of arrays in one text column (`json_agg`),
-   * parsed with one `JSON.parse`: pg decodes every field of every row into a string and runs a
-   * parser on it, which for a page of rows costs several times what parsing the same values as
-   * JSON does. The values are then JSON's: right for integers (an int8 past 2^53 loses precision,
-   * as `Number` would), floats, text and booleans; a timestamp comes as PostgreSQL's JSON text of
-   * it, so read timestamps through an expression (`epochMillis`).
-   */
-  selectJsonTuples<Tuple extends readonly unknown[]>(database: Database, owner: Owner, window?: ListWindow): Promise<Tuple[]>;
 }
 
 /**
@@ -82,29 +73,9 @@ export function newestFirstList<T extends TableName, const C extends readonly [C
     text: `select ${read} from ${table} where ${owner} and (created_at, id) < ($${n + 1}, $${n + 2}::bigint)
   order by ${order} limit $${n + 3}`,
   };
-  // The JSON form: the same page read as the table's own columns (so the aggregate orders by the
-  // columns themselves, not by an expression read under their names), then each row built from
-  // them with the expressions applied, in the page's order.
-  const raw = [...new Set([...columns, 'created_at', 'id'])].join(', ');
-  const built = columns.map((column) => (expressions[column] ? expressions[column](`page.${column}`) : `page.${column}`)).join(', ');
-  const json = (page: string): string =>
-    `select coalesce(json_agg(json_build_array(${built}) order by page.created_at desc, page.id desc), '[]')::text as rows
-  from (${page}) as page`;
-  const jsonFirst: PreparedSql = {
-    name: `${table}_list_first_json`,
-    text: json(`select ${raw} from ${table} where ${owner}
-  order by ${order} limit $${n + 1}`),
-  };
-  const jsonAfter: PreparedSql = {
-    name: `${table}_list_after_json`,
-    text: json(`select ${raw} from ${table} where ${owner} and (created_at, id) < ($${n + 1}, $${n + 2}::bigint)
-  order by ${order} limit $${n + 3}`),
-  };
-  const statement = (ownerValues: readonly number[], window: ListWindow, asJson = false): [PreparedSql, unknown[]] => {
+  const statement = (ownerValues: readonly number[], window: ListWindow): [PreparedSql, unknown[]] => {
     const limit = window.limit ?? null;
-    return window.after
-      ? [asJson ? jsonAfter : after, [...ownerValues, window.after.createdAt, window.after.id, limit]]
-      : [asJson ? jsonFirst : first, [...ownerValues, limit]];
+    return window.after ? [after, [...ownerValues, window.after.createdAt, window.after.id, limit]] : [first, [...ownerValues, limit]];
   };
   return {
     select(database, ownerValues, window = {}) {
@@ -114,11 +85,6 @@ export function newestFirstList<T extends TableName, const C extends readonly [C
     selectTuples<Tuple extends readonly unknown[]>(database: Database, ownerValues: readonly number[], window: ListWindow = {}) {
       const [sql, params] = statement(ownerValues, window);
       return database.selectTuples<Tuple>(sql, params);
-    },
-    async selectJsonTuples<Tuple extends readonly unknown[]>(database: Database, ownerValues: readonly number[], window: ListWindow = {}) {
-      const [sql, params] = statement(ownerValues, window, true);
-      const [row] = await database.select<{ rows: string }>(sql, params);
-      return JSON.parse(row!.rows) as Tuple[];
     },
   };
 }

@@ -10,8 +10,7 @@ import type { Tables } from './schema/tables';
 type ProjectRow = Selectable<Tables['project']>;
 
 // Prepared once per connection: the list is the W1 hot path (docs/benchmarks.md). Its rows come
-// as one JSON array of arrays (selectJsonTuples), the timestamps as epoch milliseconds: no field
-// to decode, no column names or timestamp text to read per row.
+// as arrays, the timestamps as epoch milliseconds: no column names or timestamp text to read per row.
 const LIST_COLUMNS = ['id', 'organization_id', 'user_id', 'name', 'description', 'created_at', 'updated_at'] as const satisfies readonly (keyof ProjectRow)[];
 type ListTuple = [id: number, organizationId: number, userId: number | null, name: string, description: string | null, createdAtMs: number, updatedAtMs: number];
 const LIST = newestFirstList('project', ['organization_id'], LIST_COLUMNS, { created_at: epochMillis, updated_at: epochMillis });
@@ -60,7 +59,7 @@ export class PostgresProjectRepository implements ProjectRepository {
 
   async list(organizationId: number, window?: ListWindow): Promise<Project[]> {
     // Walks the (organization_id, created_at desc, id desc) index without a sort.
-    const rows = await LIST.selectJsonTuples<ListTuple>(this.database, [organizationId], window);
+    const rows = await LIST.selectTuples<ListTuple>(this.database, [organizationId], window);
     return rows.map(fromListTuple);
   }
 
