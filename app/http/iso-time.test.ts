@@ -17,6 +17,12 @@ describe('isoTime', () => {
     expect(times.map((time) => isoTime(new Date(time)))).toEqual(times.map((time) => new Date(time).toISOString()));
   });
 
+  it('writes times of one minute, of the next, across midnight and back again alike', () => {
+    const base = 1_795_737_540_000; // 2026-11-26T23:59:00.000Z
+    const times = [base, base + 1, base + 59_999, base + 60_000, base + 60_001, base + 59_998, base - 1, base + 86_400_000, base + 7];
+    expect(times.map((time) => isoTime(new Date(time)))).toEqual(times.map((time) => new Date(time).toISOString()));
+  });
+
   it('leaves years outside 1970–9999 to toISOString, and throws as it does for an invalid date', () => {
     for (const time of [-1, -62_198_755_200_000, 253_402_300_800_000, 8.64e15]) expect(isoTime(new Date(time))).toBe(new Date(time).toISOString());
     expect(() => isoTime(new Date(Number.NaN))).toThrow(RangeError);

@@ -11,6 +11,10 @@ const JSON_MEDIA = /\bjson\b/i;
  * headers: `application/json; charset=utf-8` unless the route already set a JSON type of its own,
  * `Content-Length` of the text (also for HEAD). Anything that is not a plain object or array (a
  * stream, a string, a Buffer, null) goes to Koa as it is.
+ *
+ * The text is handed over encoded, as a Buffer: Koa counts a string's UTF-8 bytes for
+ * `Content-Length`, then Node's `res.end` counts them again (it only skips that for a Buffer),
+ * and the encoding itself happens once either way.
  */
 export function setBody(ctx: Context, body: unknown): void {
   if (body === null || typeof body !== 'object' || !(Array.isArray(body) || Object.getPrototypeOf(body) === Object.prototype)) {
@@ -20,5 +24,5 @@ export function setBody(ctx: Context, body: unknown): void {
   const res = ctx.res;
   const current = res.getHeader('Content-Type');
   if (typeof current !== 'string' || !JSON_MEDIA.test(current)) res.setHeader('Content-Type', JSON_TYPE);
-  ctx.body = JSON.stringify(body);
+  ctx.body = Buffer.from(JSON.stringify(body), 'utf8');
 }

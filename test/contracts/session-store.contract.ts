@@ -143,6 +143,13 @@ export function describeSessionStoreContract(name: string, setup: () => Promise<
       expect(await h.sessions.findByTokenHash(tokenHash)).toMatchObject({ role: 'readonly', organizationStatus: 'suspended' });
     });
 
+    it("reads the organization's MFA requirement as it is now", async () => {
+      const { tokenHash } = await open(user, at(HOUR_MS));
+      await h.organizations.updateSettings(user.organizationId, { requireMfa: true });
+
+      expect(await h.sessions.findByTokenHash(tokenHash)).toMatchObject({ organizationRequiresMfa: true, userHasMfa: false, viaPasskey: false });
+    });
+
     it('answers null for an unknown token hash', async () => {
       await expect(h.sessions.findByTokenHash(aTokenHash())).resolves.toBeNull();
     });
