@@ -3,8 +3,9 @@
  * V8's own builds it in C++ through `snprintf`, about 7,700 instructions a call, and a page of
  * 20 projects carries 40 (docs/benchmarks.md, W1). Here it is a few table lookups, with the
  * minute's prefix (`YYYY-MM-DDTHH:MM:`) kept from the previous call, since the times of one list
- * often fall in few minutes (and the day's, for the next minute's). Years before 1970 or after 9999 and invalid dates go to `toISOString` itself (which
- * throws a RangeError for an invalid one, as before).
+ * often fall in few minutes (and the day's, for the next minute's). Years before 1970 or after
+ * 9999 and invalid dates go to `toISOString` itself (which throws a RangeError for an invalid
+ * one, as before).
  */
 export function isoTime(date: Date): string {
   const time = date.getTime();
