@@ -16,7 +16,6 @@ import { insertOrganization } from '../support/sessions';
  * SIGTERM on to it.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 20_000;
 
@@ -40,11 +39,15 @@ async function freePort(): Promise<number> {
 async function startApp(dataDir: string): Promise<AppProcess> {
   const port = await freePort();
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('APP_')));
-  const child = spawn(TSX, ['app/main.ts'], {
+  // As `npm start` runs it: node with tsx's loader, the app in this very process. Not tsx's CLI,
+  // which runs the app in a child and relays signals to it: when the child has not acknowledged a
+  // signal within 30 ms (its event loop busy starting the embedded database), the CLI kills it
+  // outright, and an early SIGTERM then ends in exit 143 however the app handles it.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], {
     cwd: ROOT,
     env: { ...env, APP_PORT: String(port), APP_DATA_DIR: dataDir, APP_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // its own process group, so cleanup can reach tsx's child too
+    detached: true, // its own process group, so cleanup reaches anything it started
   });
   let stdout = '';
   let stderr = '';
@@ -79,11 +82,11 @@ async function waitUntilServing(app: AppProcess): Promise<number> {
 }
 
 async function stop(app: AppProcess): Promise<number | null> {
-  app.child.kill('SIGTERM'); // tsx relays it to the app process
+  app.child.kill('SIGTERM');
   return within(app.exited, STOP_TIMEOUT_MS, 'exit after SIGTERM');
 }
 
-/** Kills what is left of a process (tsx and its child) after a failed test. */
+/** Kills what is left of a process (and anything it started) after a failed test. */
 function kill(app: AppProcess): void {
   if (app.child.exitCode !== null || app.child.signalCode !== null || !app.child.pid) return;
   try {
