@@ -25,7 +25,7 @@ import { atCleanUp, cleanUp, runBench } from './lifecycle';
 import { writeSection } from './report';
 import { renderResults, type BenchResults } from './results-section';
 import { seedBenchDatabase, type BenchData } from './seed';
-import { startMachineLoad, watchWindow, type LoadWindow } from './quiet-machine';
+import { busiestText, RUN_LOAD_AT_START_ENV, startMachineLoad, watchWindow, type LoadWindow } from './quiet-machine';
 import { accessLogCost, listLatency, w1, w2, W1_SECONDS, WARMUP_SECONDS, type AccessLogCost, type Settings, type Target } from './workloads';
 
 const SECTION = '## HTTP workloads (`npm run bench`)';
@@ -101,7 +101,7 @@ async function measured<T>(data: BenchData, windows: LoadWindow[], work: () => P
   const result = await work();
   const seen = await window.stop();
   windows.push(seen);
-  step(`load ${seen.loadBefore.toFixed(1)} → ${seen.loadAfter.toFixed(1)}, other processes ${seen.othersCores.toFixed(2)} cores over ${seen.seconds.toFixed(0)} s`);
+  step(`load ${seen.loadBefore.toFixed(1)} → ${seen.loadAfter.toFixed(1)}, other processes ${seen.othersCores.toFixed(2)} cores (interrupts ${seen.interruptCores.toFixed(2)}, steal ${seen.stealCores.toFixed(2)}) over ${seen.seconds.toFixed(0)} s${busiestText(seen)}`);
   return result;
 }
 
@@ -168,6 +168,8 @@ async function main(): Promise<void> {
   const settings: Settings = { cookieName: config.sessionCookieName, scale: Number(process.env.BENCH_SCALE ?? 1) };
   const loadStart = load();
   const machineLoad = startMachineLoad();
+  // The benchmarks run after this one judge the machine by the load when the run began.
+  process.env[RUN_LOAD_AT_START_ENV] ??= String(machineLoad.loadAtStart);
   step(`seeding (bcrypt cost ${config.passwordHashCost})`);
   const data = await seedBenchDatabase(config.passwordHashCost);
   atCleanUp(() => data.drop());
