@@ -1,0 +1,126 @@
+/**
+ * Where a copilot call's fixed cost goes, in the app and in the floor with a database: both
+ * under `node --cpu-prof` (sampling every 100 µs), `COPILOT_PROFILE_CALLS` (1,500) calls each at
+ * `COPILOT_PROFILE_CONCURRENCY` (5) at a time against the OpenAI fake answering one delta after
+ * 5 ms, so what is measured is each call's own work, not the streaming. Prints each server's CPU
+ * per call and its main thread's self time by function and by package. COPILOT_PROFILE_FLAGS
+ * runs the servers with other node flags instead of the profiler (`--trace-gc-nvp`), and
+ * COPILOT_PROFILE_DIR keeps their logs.
+ *
+ *   npx tsx test/bench/copilot-profile.ts
+ */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startOpenAiFake } from '../fakes/openai-fake';
+import { createTestDatabase } from '../support/postgres';
+import { insertOrganization } from '../support/sessions';
+import { freePort, startServerChild, type ServerChild } from './children';
+import { memberWithNote, onUnlimitedAiPlan, type Caller } from './copilot-seed';
+import { summarizeProfile } from './cpu-profile';
+import { atCleanUp, runBench } from './lifecycle';
+
+const CALLS = Number(process.env.COPILOT_PROFILE_CALLS ?? 1_500);
+const CONCURRENCY = Number(process.env.COPILOT_PROFILE_CONCURRENCY ?? 5);
+const WARMUP = 300;
+const step = (line: string) => process.stderr.write(`[copilot profile] ${line}\n`);
+
+async function call(url: string, caller: Caller): Promise<void> {
+  const res = await fetch(`${url}/notes/${caller.noteId}/copilot/improve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: caller.cookie },
+    body: JSON.stringify({ tone: 'neutral' }),
+  });
+  await res.text();
+  if (res.status !== 200) throw new Error(`answered ${res.status}`);
+}
+
+async function drive(url: string, callers: Caller[], count: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) await call(url, callers[next++ % callers.length]!);
+    }),
+  );
+}
+
+async function main(): Promise<void> {
+  const db = await createTestDatabase();
+  atCleanUp(() => db.drop());
+  const appOrg = await insertOrganization(db.database, 'Profile app');
+  await onUnlimitedAiPlan(db.database, appOrg);
+  const floorOrg = await insertOrganization(db.database, 'Profile floor');
+  const appCallers: Caller[] = [];
+  const floorCallers: Caller[] = [];
+  for (let i = 0; i < 10; i += 1) {
+    appCallers.push(await memberWithNote(db.database, appOrg));
+    floorCallers.push(await memberWithNote(db.database, floorOrg));
+  }
+  const fake = await startOpenAiFake({ defaultScript: { firstByteDelayMs: 5, deltas: 1, deltaDelayMs: 0 } });
+  atCleanUp(() => fake.close());
+  // COPILOT_PROFILE_DIR keeps the servers' logs and profiles there.
+  const kept = process.env.COPILOT_PROFILE_DIR;
+  const dir = kept ?? (await mkdtemp(join(tmpdir(), 'tk-copilot-profile-')));
+  if (!kept) atCleanUp(() => rm(dir, { recursive: true, force: true }));
+  const [note] = await db.database.select<{ title: string; content: string }>('select title, content from note where id = $1', [floorCallers[0]!.noteId]);
+  // COPILOT_PROFILE_FLAGS replaces the profiler's flags (e.g. `--trace-gc-nvp`; the servers' logs are then printed).
+  const extraFlags = process.env.COPILOT_PROFILE_FLAGS?.split(' ').filter(Boolean);
+  const profiled = (name: string) => extraFlags ?? ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`, '--cpu-prof-interval=100'];
+  const servers: Array<{ name: string; child: ServerChild; callers: Caller[]; spawnedAt: number }> = [];
+  for (const name of ['app', 'floor']) {
+    const port = await freePort();
+    const spawnedAt = Date.now();
+    const child =
+      name === 'app'
+        ? await startServerChild({
+            name,
+            entry: 'app/main.ts',
+            port,
+            env: { APP_DATABASE_URL: db.url, APP_PORT: String(port), APP_LOG_LEVEL: 'warn', APP_OPENAI_API_KEY: fake.apiKey, APP_OPENAI_BASE_URL: fake.url },
+            logFile: join(dir, `${name}.log`),
+            readyPath: '/ping',
+            nodeFlags: profiled(name),
+          })
+        : await startServerChild({
+            name,
+            entry: 'test/bench/copilot-floor-server.ts',
+            port,
+            env: { BENCH_DATABASE_URL: db.url, BENCH_PORT: String(port), BENCH_OPENAI_URL: fake.url, BENCH_OPENAI_KEY: fake.apiKey, BENCH_FLOOR_INPUT: `Title: ${note!.title}\n\n${note!.content}` },
+            logFile: join(dir, `${name}.log`),
+            readyPath: '/ping',
+            nodeFlags: profiled(name),
+          });
+    atCleanUp(() => child.stop());
+    servers.push({ name, child, callers: name === 'app' ? appCallers : floorCallers, spawnedAt });
+  }
+  const startedAt = new Map<string, number>();
+  const cpu = new Map<string, number>();
+  for (const { name, child, callers } of servers) {
+    await drive(child.url, callers, WARMUP);
+    const before = await child.cpuUsage();
+    startedAt.set(name, Date.now());
+    await drive(child.url, callers, CALLS);
+    const after = await child.cpuUsage();
+    cpu.set(name, (after.user - before.user + after.system - before.system) / CALLS);
+  }
+  for (const { child } of servers) await child.stop(15_000);
+  if (extraFlags) {
+    for (const { name } of servers) step(`${name}: ${(cpu.get(name)! / 1000).toFixed(3)} ms CPU per call; its log: ${join(dir, `${name}.log`)}${kept ? '' : ' (gone: set COPILOT_PROFILE_DIR to keep it)'}`);
+    return;
+  }
+  for (const { name, spawnedAt } of servers) {
+    const files = (await readdir(join(dir, name))).filter((f) => f.endsWith('.cpuprofile'));
+    // tsx's loader thread writes a profile too: the main thread's is the one with the most samples.
+    let best: Awaited<ReturnType<typeof summarizeProfile>> | undefined;
+    for (const file of files) {
+      const summary = await summarizeProfile(join(dir, name, file), startedAt.get(name)! - spawnedAt, 40);
+      if (!best || summary.busyMs > best.busyMs) best = summary;
+    }
+    step(`${name}: ${(cpu.get(name)! / 1000).toFixed(3)} ms CPU per call (process); main thread busy ${best!.busyMs.toFixed(0)} ms over ${CALLS} calls and the warm-up's tail`);
+    for (const f of best!.functions) step(`  self ${((f.ms * 1000) / CALLS).toFixed(1)} µs/call ${(f.share * 100).toFixed(1)} %  ${f.name}`);
+    for (const f of best!.packages) step(`  package ${((f.ms * 1000) / CALLS).toFixed(1)} µs/call ${(f.share * 100).toFixed(1)} %  ${f.name}`);
+    for (const f of best!.inclusivePackages.slice(0, 15)) step(`  inclusive ${((f.ms * 1000) / CALLS).toFixed(1)} µs/call  ${f.name}`);
+  }
+}
+
+runBench('copilot profile', main, 10 * 60_000);
