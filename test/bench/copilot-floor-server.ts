@@ -3,7 +3,7 @@
  * on raw node:http + pg with named prepared statements. Cookie → SHA-256 → one session lookup →
  * one reservation (`ai_reserve`, the same function as the app's) → the model through the same
  * `openai` SDK call as the app (Responses API, streamed), each delta written as it comes → one
- * settlement (`ai_settle`). No plan, note or switch is read: the input is the bench's note text,
+ * settlement (`ai_settle`), before the answer ends (as the app's). No plan, note or switch is read: the input is the bench's note text,
  * passed in. No framework, validation, access log, DI or ORM.
  *
  *   BENCH_DATABASE_URL=… BENCH_PORT=… BENCH_OPENAI_URL=… BENCH_OPENAI_KEY=… BENCH_FLOOR_INPUT=… node --import tsx test/bench/copilot-floor-server.ts
@@ -64,6 +64,7 @@ async function copilot(req: IncomingMessage, res: ServerResponse): Promise<void>
     if (!res.writableFinished) controller.abort();
   });
   let usage = { input: INPUT_ESTIMATE, output: 0 };
+  let failed = false;
   try {
     const events = await openai.responses.create(
       { model: MODEL, instructions: INSTRUCTIONS, input: INPUT, max_output_tokens: 2000, stream: true },
@@ -77,11 +78,14 @@ async function copilot(req: IncomingMessage, res: ServerResponse): Promise<void>
         usage = { input: event.response.usage.input_tokens, output: event.response.usage.output_tokens };
       }
     }
-    res.end();
   } catch {
-    fail(res, 503);
+    failed = true;
   }
+  // Settled before the answer ends, as the app does: the bench's CPU and PostgreSQL windows close
+  // when the last answer has ended, so a settlement after it would fall outside the floor's.
   await pool.query({ ...SETTLE, values: [reserved.id, who.organization_id, who.user_id, MODEL, periodStart, usage.input, usage.output, new Date()] });
+  if (failed) fail(res, 503);
+  else res.end();
 }
 
 const server = createServer((req, res) => {

@@ -56,6 +56,7 @@ async function main(): Promise<void> {
     appCallers.push(await memberWithNote(db.database, appOrg));
     floorCallers.push(await memberWithNote(db.database, floorOrg));
   }
+  await db.database.run('analyze', []); // as in copilot.bench.ts
   const fake = await startOpenAiFake({ defaultScript: { firstByteDelayMs: 5, deltas: 1, deltaDelayMs: 0 } });
   atCleanUp(() => fake.close());
   // COPILOT_PROFILE_DIR keeps the servers' logs and profiles there.

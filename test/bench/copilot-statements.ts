@@ -52,6 +52,7 @@ async function main(): Promise<void> {
   const floorOrg = await insertOrganization(db.database, 'Statements floor');
   const appCaller = await memberWithNote(db.database, appOrg);
   const floorCaller = await memberWithNote(db.database, floorOrg);
+  await db.database.run('analyze', []); // as in copilot.bench.ts
   const orm = await openOrm({ clientUrl: db.url, poolMax: 1 });
   atCleanUp(() => orm.close(true));
   const clock = new SystemClock();

@@ -252,6 +252,11 @@ async function main(): Promise<void> {
   const floorCallers: Caller[] = [];
   for (let i = 0; i < MEMBERS; i += 1) floorCallers.push(await memberWithNote(database, floorOrganizationId));
 
+  // Statistics for the planner, as autovacuum would have gathered them on a server where it runs
+  // (some, like this machine's, run without it): without them every table is planned as if it
+  // held a default guess of rows, and the admission's reads of the small plan, price and settings
+  // tables take index scans where a server with statistics reads a page.
+  await database.run('analyze', []);
   const fake = await startOpenAiFake({ defaultScript: SCRIPT });
   atCleanUp(() => fake.close());
   const logDir = await mkdtemp(join(tmpdir(), 'tk-copilot-bench-'));
