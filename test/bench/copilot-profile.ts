@@ -14,9 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startOpenAiFake } from '../fakes/openai-fake';
 import { createTestDatabase } from '../support/postgres';
-import { insertOrganization } from '../support/sessions';
 import { freePort, startServerChild, type ServerChild } from './children';
-import { memberWithNote, onUnlimitedAiPlan, type Caller } from './copilot-seed';
+import { seedCopilotOrganizations, type Caller } from './copilot-seed';
 import { summarizeProfile } from './cpu-profile';
 import { atCleanUp, runBench } from './lifecycle';
 
@@ -47,16 +46,7 @@ async function drive(url: string, callers: Caller[], count: number): Promise<voi
 async function main(): Promise<void> {
   const db = await createTestDatabase();
   atCleanUp(() => db.drop());
-  const appOrg = await insertOrganization(db.database, 'Profile app');
-  await onUnlimitedAiPlan(db.database, appOrg);
-  const floorOrg = await insertOrganization(db.database, 'Profile floor');
-  const appCallers: Caller[] = [];
-  const floorCallers: Caller[] = [];
-  for (let i = 0; i < 10; i += 1) {
-    appCallers.push(await memberWithNote(db.database, appOrg));
-    floorCallers.push(await memberWithNote(db.database, floorOrg));
-  }
-  await db.database.run('analyze', []); // as in copilot.bench.ts
+  const { appCallers, floorCallers } = await seedCopilotOrganizations(db.database, 10, 'Profile');
   const fake = await startOpenAiFake({ defaultScript: { firstByteDelayMs: 5, deltas: 1, deltaDelayMs: 0 } });
   atCleanUp(() => fake.close());
   // COPILOT_PROFILE_DIR keeps the servers' logs and profiles there.

@@ -1,5 +1,5 @@
 import type { Database } from '../../adapters/postgres/database';
-import { testSessions } from '../support/sessions';
+import { insertOrganization, testSessions } from '../support/sessions';
 
 /** The copilot benches' rows, written directly: members with a note each, on an unlimited AI plan. */
 export interface Caller {
@@ -30,4 +30,31 @@ export async function onUnlimitedAiPlan(database: Database, organizationId: numb
     `insert into subscription (organization_id, status, product_id, cancel_at_period_end, event_at, updated_at) values ($1, 'active', $2, false, now(), now())`,
     [organizationId, product],
   );
+}
+
+/** The copilot benches' two organizations: the app's, on an unlimited AI plan, and the floor's (its own usage rows). */
+export interface CopilotOrganizations {
+  appOrganizationId: number;
+  floorOrganizationId: number;
+  appCallers: Caller[];
+  floorCallers: Caller[];
+}
+
+/**
+ * Both organizations with `members` members each, then statistics for the planner, as autovacuum
+ * would have gathered them on a server where it runs (some, like the CI machine's, run without
+ * it): without them every table is planned on a default guess of rows, and the admission's reads
+ * of the small plan, price and settings tables take index scans where a server with statistics
+ * reads a page.
+ */
+export async function seedCopilotOrganizations(database: Database, members: number, label: string): Promise<CopilotOrganizations> {
+  const appOrganizationId = await insertOrganization(database, `${label} app`);
+  await onUnlimitedAiPlan(database, appOrganizationId);
+  const floorOrganizationId = await insertOrganization(database, `${label} floor`);
+  const appCallers: Caller[] = [];
+  const floorCallers: Caller[] = [];
+  for (let i = 0; i < members; i += 1) appCallers.push(await memberWithNote(database, appOrganizationId));
+  for (let i = 0; i < members; i += 1) floorCallers.push(await memberWithNote(database, floorOrganizationId));
+  await database.run('analyze', []);
+  return { appOrganizationId, floorOrganizationId, appCallers, floorCallers };
 }

@@ -21,8 +21,7 @@ import { PostgresSessionStore } from '../../adapters/postgres/postgres-session-s
 import { SystemClock } from '../../adapters/system/system-clock';
 import type { Reservation } from '../../core/ai/ai-capacity.port';
 import { createTestDatabase } from '../support/postgres';
-import { insertOrganization } from '../support/sessions';
-import { memberWithNote, onUnlimitedAiPlan } from './copilot-seed';
+import { seedCopilotOrganizations } from './copilot-seed';
 import { atCleanUp, runBench } from './lifecycle';
 
 const RUNS = Number(process.env.COPILOT_STATEMENTS ?? 2_000);
@@ -47,12 +46,8 @@ function backendTicks(pid: number): number {
 async function main(): Promise<void> {
   const db = await createTestDatabase();
   atCleanUp(() => db.drop());
-  const appOrg = await insertOrganization(db.database, 'Statements app');
-  await onUnlimitedAiPlan(db.database, appOrg);
-  const floorOrg = await insertOrganization(db.database, 'Statements floor');
-  const appCaller = await memberWithNote(db.database, appOrg);
-  const floorCaller = await memberWithNote(db.database, floorOrg);
-  await db.database.run('analyze', []); // as in copilot.bench.ts
+  const seeded = await seedCopilotOrganizations(db.database, 1, 'Statements');
+  const [appCaller, floorCaller] = [seeded.appCallers[0]!, seeded.floorCallers[0]!];
   const orm = await openOrm({ clientUrl: db.url, poolMax: 1 });
   atCleanUp(() => orm.close(true));
   const clock = new SystemClock();

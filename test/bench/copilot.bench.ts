@@ -36,7 +36,7 @@ import { SystemClock } from '../../adapters/system/system-clock';
 import { startOpenAiFake, type FakeResponseScript, type OpenAiFake } from '../fakes/openai-fake';
 import { createTestDatabase } from '../support/postgres';
 import { insertOrganization, insertUser } from '../support/sessions';
-import { memberWithNote, onUnlimitedAiPlan, type Caller } from './copilot-seed';
+import { seedCopilotOrganizations, type Caller } from './copilot-seed';
 import { freePort, startServerChild, type ServerChild } from './children';
 import { summarizeProfile } from './cpu-profile';
 import { atCleanUp, runBench } from './lifecycle';
@@ -242,21 +242,8 @@ async function main(): Promise<void> {
   const db = await createTestDatabase();
   atCleanUp(() => db.drop());
   const database = db.database;
-  const organizationId = await insertOrganization(database, 'Copilot bench');
-  await onUnlimitedAiPlan(database, organizationId);
-  const callers: Caller[] = [];
-  for (let i = 0; i < MEMBERS; i += 1) callers.push(await memberWithNote(database, organizationId));
-
   // The floor's members live in an organization of their own: its settlements write usage rows too.
-  const floorOrganizationId = await insertOrganization(database, 'Copilot floor');
-  const floorCallers: Caller[] = [];
-  for (let i = 0; i < MEMBERS; i += 1) floorCallers.push(await memberWithNote(database, floorOrganizationId));
-
-  // Statistics for the planner, as autovacuum would have gathered them on a server where it runs
-  // (some, like this machine's, run without it): without them every table is planned as if it
-  // held a default guess of rows, and the admission's reads of the small plan, price and settings
-  // tables take index scans where a server with statistics reads a page.
-  await database.run('analyze', []);
+  const { appOrganizationId: organizationId, appCallers: callers, floorCallers } = await seedCopilotOrganizations(database, MEMBERS, 'Copilot');
   const fake = await startOpenAiFake({ defaultScript: SCRIPT });
   atCleanUp(() => fake.close());
   const logDir = await mkdtemp(join(tmpdir(), 'tk-copilot-bench-'));
@@ -536,7 +523,7 @@ function render(r: Results): string {
     `each way (discarded), then ${ROUNDS} rounds of ${CONCURRENCY} calls started together, app and fake taking turns, then ${SEQUENTIAL_CALLS} calls`,
     'one at a time each way, alternating. The floor with a database (test/bench/copilot-floor-server.ts) takes its turn in every',
     'round: node:http + pg with prepared statements, one session lookup, one reservation (`ai_reserve`), the same `openai` SDK',
-    'call, one settlement (`ai_settle`), in an organization of its own. Time to first byte: through a server, from the request',
+    'call, one settlement (`ai_settle`) before the answer ends (as the app), in an organization of its own. Time to first byte: through a server, from the request',
     'to the first chunk of the streamed answer; straight to the fake, from the request to its first',
     '`response.output_text.delta` (the first thing a server can forward).',
     '',
