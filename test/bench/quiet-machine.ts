@@ -88,7 +88,7 @@ export function describeLoad(load: MachineLoad): string {
   ].join(' ');
 }
 
-/** The busiest outside processes of a window, for a report line: `` (top: postgres 412 0.30 cores, …)``, or nothing. */
+/** The busiest outside processes of a window, for a report line: `` (busiest: name pid cores, …)``, or nothing. */
 export function busiestText(window: LoadWindow): string {
   if (window.busiestOthers.length === 0) return '';
   return ` (busiest: ${window.busiestOthers.map((p) => `${p.name} ${p.pid} ${p.cores.toFixed(2)}`).join(', ')})`;
@@ -100,7 +100,7 @@ export function judged(pass: boolean, load: MachineLoad): string {
   return pass ? 'met (busy machine: no PASS)' : '**FAIL** (busy machine)';
 }
 
-/** Total busy CPU ticks of the machine (steal counts: the host gave the CPU to someone else). */
+/** The machine's busy CPU ticks (steal counts: the host gave the CPU to someone else), and of them interrupts' and steal's. */
 function machineTicks(): { busy: number; interrupts: number; steal: number } {
   const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
   const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
