@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { startOpenAiFake } from '../fakes/openai-fake';
 import { createTestDatabase } from '../support/postgres';
 import { freePort, startServerChild, type ServerChild } from './children';
-import { seedCopilotOrganizations, type Caller } from './copilot-seed';
+import { copilotServer, seedCopilotOrganizations, type Caller } from './copilot-seed';
 import { summarizeProfile } from './cpu-profile';
 import { atCleanUp, runBench } from './lifecycle';
 
@@ -53,34 +53,21 @@ async function main(): Promise<void> {
   const kept = process.env.COPILOT_PROFILE_DIR;
   const dir = kept ?? (await mkdtemp(join(tmpdir(), 'tk-copilot-profile-')));
   if (!kept) atCleanUp(() => rm(dir, { recursive: true, force: true }));
-  const [note] = await db.database.select<{ title: string; content: string }>('select title, content from note where id = $1', [floorCallers[0]!.noteId]);
   // COPILOT_PROFILE_FLAGS replaces the profiler's flags (e.g. `--trace-gc-nvp`; the servers' logs are then printed).
   const extraFlags = process.env.COPILOT_PROFILE_FLAGS?.split(' ').filter(Boolean);
   const profiled = (name: string) => extraFlags ?? ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`, '--cpu-prof-interval=100'];
   const servers: Array<{ name: string; child: ServerChild; callers: Caller[]; spawnedAt: number }> = [];
-  for (const name of ['app', 'floor']) {
+  for (const name of ['app', 'floor'] as const) {
     const port = await freePort();
     const spawnedAt = Date.now();
-    const child =
-      name === 'app'
-        ? await startServerChild({
-            name,
-            entry: 'app/main.ts',
-            port,
-            env: { APP_DATABASE_URL: db.url, APP_PORT: String(port), APP_LOG_LEVEL: 'warn', APP_OPENAI_API_KEY: fake.apiKey, APP_OPENAI_BASE_URL: fake.url },
-            logFile: join(dir, `${name}.log`),
-            readyPath: '/ping',
-            nodeFlags: profiled(name),
-          })
-        : await startServerChild({
-            name,
-            entry: 'test/bench/copilot-floor-server.ts',
-            port,
-            env: { BENCH_DATABASE_URL: db.url, BENCH_PORT: String(port), BENCH_OPENAI_URL: fake.url, BENCH_OPENAI_KEY: fake.apiKey, BENCH_FLOOR_INPUT: `Title: ${note!.title}\n\n${note!.content}` },
-            logFile: join(dir, `${name}.log`),
-            readyPath: '/ping',
-            nodeFlags: profiled(name),
-          });
+    const child = await startServerChild({
+      name,
+      ...copilotServer(name, { databaseUrl: db.url, port, fake }),
+      port,
+      logFile: join(dir, `${name}.log`),
+      readyPath: '/ping',
+      nodeFlags: profiled(name),
+    });
     atCleanUp(() => child.stop());
     servers.push({ name, child, callers: name === 'app' ? appCallers : floorCallers, spawnedAt });
   }

@@ -7,13 +7,19 @@ export interface Caller {
   noteId: number;
 }
 
+const NOTE_TITLE = 'Quarterly plan';
+const NOTE_CONTENT = 'We ship the new billing page in March and fix the invoices. '.repeat(8);
+
+/** Every bench note as the model is given it: what the floor, which reads no note, is handed as its input. */
+export const NOTE_AS_INPUT = `Title: ${NOTE_TITLE}\n\n${NOTE_CONTENT}`;
+
 /** A member of `organizationId` with a live session and one note of theirs (rows written directly). */
 export async function memberWithNote(database: Database, organizationId: number): Promise<Caller> {
   const { userId, token } = await testSessions(database).loginAs('member', organizationId);
   const now = database.now();
   const [note] = await database.select<{ id: number }>(
     `insert into note (organization_id, user_id, title, content, created_at, updated_at) values ($1, $2, $3, $4, $5, $5) returning id`,
-    [organizationId, userId, 'Quarterly plan', 'We ship the new billing page in March and fix the invoices. '.repeat(8), now],
+    [organizationId, userId, NOTE_TITLE, NOTE_CONTENT, now],
   );
   return { cookie: `session_id=${token}`, noteId: note!.id };
 }
@@ -57,4 +63,25 @@ export async function seedCopilotOrganizations(database: Database, members: numb
   for (let i = 0; i < members; i += 1) floorCallers.push(await memberWithNote(database, floorOrganizationId));
   await database.run('analyze', []);
   return { appOrganizationId, floorOrganizationId, appCallers, floorCallers };
+}
+
+/**
+ * What starts one of the copilot servers against the OpenAI fake at `fake`: the app (`app/main.ts`,
+ * `APP_LOG_LEVEL=warn`) or the floor with a database (`copilot-floor-server.ts`, given the bench
+ * note as its input), on `databaseUrl` and `port`.
+ */
+export function copilotServer(
+  kind: 'app' | 'floor',
+  { databaseUrl, port, fake }: { databaseUrl: string; port: number; fake: { url: string; apiKey: string } },
+): { entry: string; env: Record<string, string> } {
+  if (kind === 'app') {
+    return {
+      entry: 'app/main.ts',
+      env: { APP_DATABASE_URL: databaseUrl, APP_PORT: String(port), APP_LOG_LEVEL: 'warn', APP_OPENAI_API_KEY: fake.apiKey, APP_OPENAI_BASE_URL: fake.url },
+    };
+  }
+  return {
+    entry: 'test/bench/copilot-floor-server.ts',
+    env: { BENCH_DATABASE_URL: databaseUrl, BENCH_PORT: String(port), BENCH_OPENAI_URL: fake.url, BENCH_OPENAI_KEY: fake.apiKey, BENCH_FLOOR_INPUT: NOTE_AS_INPUT },
+  };
 }

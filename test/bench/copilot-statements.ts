@@ -12,7 +12,6 @@
  *   npx tsx test/bench/copilot-statements.ts
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Database, type PreparedSql } from '../../adapters/postgres/database';
 import { openOrm } from '../../adapters/postgres/orm';
 import { PostgresAiCapacity } from '../../adapters/postgres/postgres-ai-capacity';
@@ -23,6 +22,7 @@ import type { Reservation } from '../../core/ai/ai-capacity.port';
 import { createTestDatabase } from '../support/postgres';
 import { seedCopilotOrganizations } from './copilot-seed';
 import { atCleanUp, runBench } from './lifecycle';
+import { processTicks } from './quiet-machine';
 
 const RUNS = Number(process.env.COPILOT_STATEMENTS ?? 2_000);
 const WARMUP = 200;
@@ -37,11 +37,8 @@ const FLOOR_SESSION: PreparedSql = {
 const FLOOR_RESERVE: PreparedSql = { name: 'floor_reserve', text: `select id from ai_reserve($1, $2, 'improve', $3, $4, -1, $5, false, 200, 2000, $6, $7)` };
 const FLOOR_SETTLE: PreparedSql = { name: 'floor_settle', text: `select id from ai_settle($1, $2, $3, 'improve', $4, $5, -1, false, $6, $7, null, $8)` };
 
-function backendTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const rest = fields.slice(fields.lastIndexOf(')') + 2).split(' ');
-  return Number(rest[11]) + Number(rest[12]);
-}
+/** The backend's own CPU ticks (utime + stime). */
+const backendTicks = (pid: number): number => processTicks(pid)!.selfTicks;
 
 async function main(): Promise<void> {
   const db = await createTestDatabase();

@@ -24,7 +24,7 @@
  *
  *   npx tsx test/bench/copilot.bench.ts      (also run by `npm run bench` unless BENCH_COPILOT=0; BENCH_SCALE shortens it)
  */
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -36,12 +36,12 @@ import { SystemClock } from '../../adapters/system/system-clock';
 import { startOpenAiFake, type FakeResponseScript, type OpenAiFake } from '../fakes/openai-fake';
 import { createTestDatabase } from '../support/postgres';
 import { insertOrganization, insertUser } from '../support/sessions';
-import { seedCopilotOrganizations, type Caller } from './copilot-seed';
+import { copilotServer, NOTE_AS_INPUT, seedCopilotOrganizations, type Caller } from './copilot-seed';
 import { freePort, startServerChild, type ServerChild } from './children';
 import { summarizeProfile } from './cpu-profile';
 import { atCleanUp, runBench } from './lifecycle';
 import { ms, ratio, table, verdict, writeSection } from './report';
-import { describeLoad, judged, startMachineLoad, watchWindow, type LoadWindow, type MachineLoad } from './quiet-machine';
+import { describeLoad, judged, processTicks, startMachineLoad, watchWindow, type LoadWindow, type MachineLoad } from './quiet-machine';
 
 const SECTION = '## AI copilot (`npm run bench`)';
 const CONCURRENCY = 50;
@@ -256,22 +256,19 @@ async function main(): Promise<void> {
   const spawned = performance.now();
   const app = await startServerChild({
     name: 'app',
-    entry: 'app/main.ts',
+    ...copilotServer('app', { databaseUrl: db.url, port, fake }),
     port,
-    env: { APP_DATABASE_URL: db.url, APP_PORT: String(port), APP_LOG_LEVEL: 'warn', APP_OPENAI_API_KEY: fake.apiKey, APP_OPENAI_BASE_URL: fake.url },
     logFile: join(logDir, 'app.log'),
     readyPath: '/ping',
     ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
   });
   atCleanUp(() => app.stop());
-  const [note] = await database.select<{ title: string; content: string }>('select title, content from note where id = $1', [callers[0]!.noteId]);
-  const input = `Title: ${note!.title}\n\n${note!.content}`;
+  const input = NOTE_AS_INPUT;
   const floorPort = await freePort();
   const floor = await startServerChild({
     name: 'copilot floor',
-    entry: 'test/bench/copilot-floor-server.ts',
+    ...copilotServer('floor', { databaseUrl: db.url, port: floorPort, fake }),
     port: floorPort,
-    env: { BENCH_DATABASE_URL: db.url, BENCH_PORT: String(floorPort), BENCH_OPENAI_URL: fake.url, BENCH_OPENAI_KEY: fake.apiKey, BENCH_FLOOR_INPUT: input },
     logFile: join(logDir, 'floor.log'),
     readyPath: '/ping',
   });
@@ -407,9 +404,8 @@ async function postgresTicks(database: Database, name: string): Promise<Map<numb
   const rows = await database.select<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [name]);
   const ticks = new Map<number, number>();
   for (const { pid } of rows) {
-    const fields = await readFile(`/proc/${pid}/stat`, 'utf8').then((text) => text.slice(text.lastIndexOf(')') + 2).split(' '), () => undefined);
-    // After the pid and the command: field 14 (utime) and 15 (stime) are the 12th and 13th here.
-    if (fields) ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+    const own = processTicks(pid)?.selfTicks;
+    if (own !== undefined) ticks.set(pid, own);
   }
   return ticks;
 }

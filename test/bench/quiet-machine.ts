@@ -116,7 +116,8 @@ export interface ProcessTicks {
   selfTicks: number;
 }
 
-function stat(pid: number): ProcessTicks | undefined {
+/** A process's CPU ticks from `/proc/<pid>/stat` (Linux), or undefined when it is gone or there is no /proc. */
+export function processTicks(pid: number): ProcessTicks | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
@@ -135,7 +136,7 @@ function allProcesses(): Map<number, ProcessTicks> {
   for (const entry of readdirSync('/proc')) {
     const pid = Number(entry);
     if (!Number.isInteger(pid)) continue;
-    const s = stat(pid);
+    const s = processTicks(pid);
     if (s) all.set(pid, s);
   }
   return all;
