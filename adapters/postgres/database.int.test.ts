@@ -94,6 +94,26 @@ describe.each(backends)('Database.transaction on %s', (_name, enabled, open) => 
     expect(rows.map((row) => row.millis)).toEqual([1_795_734_000_123, -1, 951_807_896_000, 0]);
   });
 
+  test.skipIf(!enabled)('epochMillis is the exact floor of the epoch in milliseconds for any time, in any session time zone', async () => {
+    // Random microsecond times over four centuries, the same times cut to whole milliseconds (the
+    // Dates the app writes), a DST change in the session's zone and the ends of a Date's range,
+    // against the exact numeric reading.
+    const mismatches = await database.transaction(async () => {
+      await database.select(`select set_config('TimeZone', 'Europe/Amsterdam', true)`, []);
+      return database.select<{ count: number }>(
+        `with random as (select timestamptz '1900-01-01 00:00:00+00' + random() * interval '146000 days' as t from generate_series(1, 20000)),
+              times as (
+                select t from random
+                union all select date_trunc('milliseconds', t) from random
+                union all select timestamptz '2026-10-25 00:30:00.0005+00' + g * interval '1 minute 0.001 second' from generate_series(0, 180) g
+                union all select unnest(array['4713-11-24 00:00:00.0005+00 BC', '275760-09-13 00:00:00+00', '1969-12-31 23:59:59.999999+00']::timestamptz[]))
+         select count(*)::int as count from times where ${epochMillis('t')} <> floor(extract(epoch from t) * 1000)::float8`,
+        [],
+      );
+    });
+    expect(mismatches).toEqual([{ count: 0 }]);
+  });
+
   test.skipIf(!enabled)('select releases its connection even when the statement fails', async () => {
     const broken = 'select no_such_column from billing_event where event_id = $1';
     for (let i = 0; i < 5; i += 1) await expect(database.select(broken, ['x'])).rejects.toThrow(/no_such_column/);

@@ -78,5 +78,15 @@ function isoMillis(text: string): number {
  * the driver hands over as a number: `new Date(millis)` is then the Date `parseTimestamp` would
  * make of the column's text (sub-millisecond digits dropped, toward the past, as V8 does), for a
  * fraction of the work. For the lists that read two per row on every page.
+ *
+ * Computed in float8, exactly: `date_trunc` drops the sub-milliseconds in integer microseconds
+ * (toward the past, keeping the row's own UTC offset, so the session's time zone and DST do not
+ * move it), which leaves a whole number of milliseconds; `date_part`'s seconds times 1000 is then
+ * within far less than half a millisecond of it for every date a JavaScript Date can hold, and
+ * `round` gives it back. `extract` would be exact too, but it answers `numeric`, and the numeric
+ * product, floor and cast cost PostgreSQL about 0.5 µs a value against 0.14 µs: 40 values a page
+ * of projects, about 15 µs of the database's CPU per request (docs/benchmarks.md). Dropping the
+ * truncation (`floor(date_part(…) * 1000)`) is not exact: a time on a whole millisecond can come
+ * out one below it.
  */
-export const epochMillis = (column: string): string => `floor(extract(epoch from ${column}) * 1000)::float8`;
+export const epochMillis = (column: string): string => `round(date_part('epoch', date_trunc('milliseconds', ${column})) * 1000)`;
