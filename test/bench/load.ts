@@ -17,6 +17,8 @@ export interface Measured {
   statuses: string;
   /** Server CPU (user + system, from the server's process.cpuUsage) per response, in ms; when measured. */
   cpuPerRequestMs?: number;
+  /** The CPU of the server's PostgreSQL backends per response, in ms; when measured. */
+  databaseCpuPerRequestMs?: number;
 }
 
 export interface CannonOptions {

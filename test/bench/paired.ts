@@ -48,3 +48,21 @@ export function pairedSummary(values: readonly number[], confidence = 0.95): Pai
   if (k === 0) return { count: n, median: median(sorted), low: NaN, high: NaN, coverage: NaN };
   return { count: n, median: median(sorted), low: sorted[k - 1]!, high: sorted[n - k]!, coverage: 1 - 2 * binomialHalfCdf(n, k - 1) };
 }
+
+/**
+ * One server's figure over another's in each pair of consecutive turns (`turns[0]` and
+ * `turns[1]`, `turns[2]` and `turns[3]`, …; each pair one turn of each, in either order):
+ * `pick(numerator's turn) / pick(the other's)`. A ratio taken within a pair sees the machine as
+ * both servers saw it, minutes apart at most, where the ratio of merged turns lets one slow
+ * minute weigh on whichever server ran in it. A pair holding two turns of one server is skipped.
+ */
+export function pairedRatios<Turn extends { label: string }>(turns: readonly Turn[], numerator: string, pick: (turn: Turn) => number): number[] {
+  const ratios: number[] = [];
+  for (let i = 0; i + 1 < turns.length; i += 2) {
+    const [a, b] = [turns[i]!, turns[i + 1]!];
+    if (a.label === b.label || (a.label !== numerator && b.label !== numerator)) continue;
+    const [top, bottom] = a.label === numerator ? [a, b] : [b, a];
+    ratios.push(pick(top) / pick(bottom));
+  }
+  return ratios;
+}

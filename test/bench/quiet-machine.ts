@@ -100,11 +100,11 @@ export function judged(pass: boolean, load: MachineLoad): string {
   return pass ? 'met (busy machine: no PASS)' : '**FAIL** (busy machine)';
 }
 
-/** The machine's busy CPU ticks (steal counts: the host gave the CPU to someone else), and of them interrupts' and steal's. */
-function machineTicks(): { busy: number; interrupts: number; steal: number } {
+/** The machine's busy CPU ticks (steal counts: the host gave the CPU to someone else), of them interrupts' and steal's, and its idle ticks (I/O wait included). */
+export function machineTicks(): { busy: number; interrupts: number; steal: number; idle: number } {
   const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
-  const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
-  return { busy: user! + nice! + system! + irq! + softirq! + (steal ?? 0), interrupts: irq! + softirq!, steal: steal ?? 0 };
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.map(Number);
+  return { busy: user! + nice! + system! + irq! + softirq! + (steal ?? 0), interrupts: irq! + softirq!, steal: steal ?? 0, idle: idle! + iowait! };
 }
 
 export interface ProcessTicks {

@@ -2,11 +2,11 @@ import type { Measured } from './load';
 import { describeLoad, judged, type MachineLoad } from './quiet-machine';
 import { latency, MEASURED_HEADER, measuredRow, ms, pct, ratio, table } from './report';
 import { LIST_SIZES, ORGANIZATIONS, PROJECTS_PER_ORGANIZATION, USERS_PER_ORGANIZATION } from './seed';
-import { pairedSummary } from './paired';
+import { pairedRatios, pairedSummary } from './paired';
 import {
   ACCESS_LOG_WARMUP_SECONDS, ACCESS_LOG_WINDOWS, ACCESS_LOG_WINDOW_SECONDS, LOGIN_CONNECTIONS, LOGIN_RAMP_SECONDS, LOGIN_SECONDS, MIXED_SECONDS, MIXED_W1_CONNECTIONS, REFERENCE_SECONDS, W1_CONNECTIONS,
-  W1_SECONDS, WARMUP_SECONDS,
-  type AccessLogCost, type ListLatency, type W2Results,
+  W1_SECONDS, W1_TURNS, W1_WARMUP_SECONDS,
+  type AccessLogCost, type ListLatency, type W1Turn, type W2Results,
 } from './workloads';
 
 export interface BenchResults {
@@ -16,7 +16,8 @@ export interface BenchResults {
   scale: number;
   passwordHashCost: number;
   seedSeconds: number;
-  w1: { app: Measured; baseline: Measured };
+  /** Each server's turns merged, and every turn in the order run (consecutive pairs: one of each). */
+  w1: { app: Measured; baseline: Measured; turns: W1Turn[] };
   /** The app at `warn` and at `info` side by side in short windows (left out with BENCH_INFO_LEVEL=0). */
   accessLog: AccessLogCost | undefined;
   w2: W2Results;
@@ -40,20 +41,30 @@ const cpuUs = (m: Measured | undefined) => (m?.cpuPerRequestMs === undefined ? N
 const us = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} µs` : '—');
 
 function w1Section(r: BenchResults): string {
-  const { app, baseline } = r.w1;
-  const rps = app.rps / baseline.rps;
-  const p99 = latency(app, 'p99') / latency(baseline, 'p99');
-  const cpu = cpuUs(app) / cpuUs(baseline);
+  const { app, baseline, turns } = r.w1;
+  const paired = (pick: (turn: W1Turn) => number) => pairedSummary(pairedRatios(turns, app.label, pick));
+  const interval = (p: ReturnType<typeof pairedSummary>, format: (value: number) => string) =>
+    Number.isFinite(p.coverage) ? ` (${pct(p.coverage)} interval ${format(p.low)} to ${format(p.high)})` : '';
+  const rps = paired((t) => t.rps);
+  const p99 = paired((t) => t.p99);
+  const cpu = paired((t) => t.cpuUs);
+  const dbUs = (m: Measured) => (m.databaseCpuPerRequestMs === undefined ? NaN : m.databaseCpuPerRequestMs * 1000);
   return [
     `### W1: authenticated \`GET /projects\` (${PROJECTS_PER_ORGANIZATION} rows), ${W1_CONNECTIONS} connections`,
     '',
-    table([...MEASURED_HEADER, 'CPU per request'], [app, baseline].map((m) => [...measuredRow(m), us(cpuUs(m))])),
+    table([...MEASURED_HEADER, 'CPU per request', 'its PostgreSQL backends\' CPU per request'], [app, baseline].map((m) => [...measuredRow(m), us(cpuUs(m)), us(dbUs(m))])),
+    '',
+    `Judged on the median over the ${rps.count} pairs of consecutive turns (one of each server) of the app's figure over the floor's, with the interval that holds the true median with the probability shown (a sign test):`,
     '',
     table(['target', 'measured', 'result'], [
-      [`app req/s ≥ ${W1_RPS_FLOOR * 100} % of the floor's`, pct(rps), judged(rps >= W1_RPS_FLOOR, r.load)],
-      [`app p99 ≤ ${W1_P99_LIMIT}× the floor's`, ratio(p99), judged(p99 <= W1_P99_LIMIT, r.load)],
-      [`app server CPU per request ≤ ${W1_CPU_LIMIT}× the floor's (${us(cpuUs(app))} vs ${us(cpuUs(baseline))})`, ratio(cpu), judged(cpu <= W1_CPU_LIMIT, r.load)],
+      [`app req/s ≥ ${W1_RPS_FLOOR * 100} % of the floor's`, `${pct(rps.median)}${interval(rps, pct)}`, judged(rps.median >= W1_RPS_FLOOR, r.load)],
+      [`app p99 ≤ ${W1_P99_LIMIT}× the floor's`, `${ratio(p99.median)}${interval(p99, ratio)}`, judged(p99.median <= W1_P99_LIMIT, r.load)],
+      [`app server CPU per request ≤ ${W1_CPU_LIMIT}× the floor's`, `${ratio(cpu.median)}${interval(cpu, ratio)}`, judged(cpu.median <= W1_CPU_LIMIT, r.load)],
+      ['(for reference) the same from all turns merged: req/s, p99, CPU per request', `${pct(app.rps / baseline.rps)}, ${ratio(latency(app, 'p99') / latency(baseline, 'p99'))}, ${ratio(cpuUs(app) / cpuUs(baseline))} (${us(cpuUs(app))} vs ${us(cpuUs(baseline))})`, ''],
+      ['(not a target) PostgreSQL\'s CPU per request for the app over the floor\'s, merged', ratio(dbUs(app) / dbUs(baseline)), ''],
     ]),
+    '',
+    `Per turn, in the order run (req/s, server CPU per request): ${turns.map((t) => `${t.label} ${t.rps.toFixed(0)}, ${us(t.cpuUs)}`).join('; ')}.`,
   ].join('\n');
 }
 
@@ -152,10 +163,12 @@ export function renderResults(r: BenchResults): string {
     'launchers) with `APP_LOG_LEVEL=warn`, so no access log line is written per request; the baseline, the floor',
     '(`test/bench/baseline-server.ts`, raw `node:http` + `pg` with named prepared statements, pool of 10 like the app), runs as another child.',
     'Load comes from autocannon 9 in the runner process (on the same 2 cores as both servers and PostgreSQL),',
-    `with the session cookie cycled over all ${ORGANIZATIONS * USERS_PER_ORGANIZATION} sessions, one per request. W1: ${WARMUP_SECONDS} s warm-up per server (discarded),`,
-    `then ${W1_SECONDS} s per server in two halves taking turns, the second half in reverse order (app, baseline, baseline, app),`,
+    `with the session cookie cycled over all ${ORGANIZATIONS * USERS_PER_ORGANIZATION} sessions, one per request. W1: ${W1_WARMUP_SECONDS} s warm-up per server (discarded; a server fresh from its start is still optimizing its path and sizing its heap),`,
+    `then ${W1_SECONDS} s per server in ${W1_TURNS} turns of ${W1_SECONDS / W1_TURNS} s, the servers taking turns and every other round in reverse order (app, baseline, baseline, app, app, …);`,
+    'each ratio is taken within each pair of consecutive turns and judged on their median; each server\'s turns are also merged (the table).',
+    'PostgreSQL\'s CPU per request: the `/proc` ticks of the bench database\'s backends over each turn, per response.',
     'each server\'s halves merged. The access log, after W1: a second app process at `APP_LOG_LEVEL=info`, first under W1 alone as long',
-    `as the warn-level app was in W1 (${WARMUP_SECONDS + W1_SECONDS} s, so both are equally warm), then it and the warn-level app under W1 at the same time`,
+    `as the warn-level app was in W1 (${W1_WARMUP_SECONDS + W1_SECONDS} s, so both are equally warm), then it and the warn-level app under W1 at the same time`,
     `(${W1_CONNECTIONS / 2} connections each, two autocannon instances), ${ACCESS_LOG_WARMUP_SECONDS} s discarded, then ${ACCESS_LOG_WINDOWS} windows of ${ACCESS_LOG_WINDOW_SECONDS} s;`,
     'each window gives one difference of CPU per request, and the figure judged is their median, with the interval between',
     'order statistics that holds the true median with the probability shown (a sign test). W2: login alone on the app, then on the floor',

@@ -26,7 +26,7 @@ import { writeSection } from './report';
 import { renderResults, type BenchResults } from './results-section';
 import { seedBenchDatabase, type BenchData } from './seed';
 import { busiestText, RUN_LOAD_AT_START_ENV, startMachineLoad, watchWindow, type LoadWindow } from './quiet-machine';
-import { accessLogCost, listLatency, w1, w2, W1_SECONDS, WARMUP_SECONDS, type AccessLogCost, type Settings, type Target } from './workloads';
+import { accessLogCost, listLatency, w1, w2, W1_SECONDS, W1_WARMUP_SECONDS, type AccessLogCost, type Settings, type Target } from './workloads';
 
 const SECTION = '## HTTP workloads (`npm run bench`)';
 const HARD_DEADLINE_MS = 15 * 60_000; // the copilot benchmark added about 1.5 min, the audit one up to 4, the passkey one about 40 s
@@ -87,7 +87,7 @@ function backendPids(data: BenchData): () => Promise<number[]> {
     const client = new pg.Client({ connectionString: data.url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database()');
+      const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
       return rows.map((r) => r.pid);
     } finally {
       await client.end();
@@ -199,7 +199,7 @@ async function main(): Promise<void> {
   await checkSameAnswer([appTarget, baseTarget, ...(infoTarget ? [infoTarget] : [])], `${settings.cookieName}=${data.tokens[0]}`);
 
   step('W1');
-  const [w1App, w1Base] = await measured(data, machineLoad.windows, () => w1([appTarget, baseTarget], data, settings));
+  const w1Results = await measured(data, machineLoad.windows, () => w1([appTarget, baseTarget], data, settings, backendPids(data)));
   let accessLog: AccessLogCost | undefined;
   if (infoTarget) {
     // The info-level app first runs W1 alone as long as the warn-level app just did (its warm-up
@@ -207,7 +207,7 @@ async function main(): Promise<void> {
     // app would have gone into W1 far warmer than the floor.
     step('the access log: the app at warn and at info side by side');
     accessLog = await measured(data, machineLoad.windows, () =>
-      accessLogCost(appTarget, infoTarget, data, settings, { cold: [infoTarget], warmUpSeconds: WARMUP_SECONDS + W1_SECONDS }),
+      accessLogCost(appTarget, infoTarget, data, settings, { cold: [infoTarget], warmUpSeconds: W1_WARMUP_SECONDS + W1_SECONDS }),
     );
   }
   await info?.stop();
@@ -233,7 +233,7 @@ async function main(): Promise<void> {
     scale: settings.scale,
     passwordHashCost: config.passwordHashCost,
     seedSeconds: data.seedSeconds,
-    w1: { app: w1App!, baseline: w1Base! },
+    w1: { app: w1Results.merged[0]!, baseline: w1Results.merged[1]!, turns: w1Results.turns },
     accessLog,
     w2: w2Results,
     list,

@@ -1,5 +1,6 @@
-import type { RawResult } from 'autocannon';
+import autocannon, { type RawResult } from 'autocannon';
 import { cannon, cookieCycle, loginCycle, settle, summarize, type Measured } from './load';
+import { processTicks } from './quiet-machine';
 import { emptySamples, fromSamples, listOf, sequentialClient, type Samples } from './sequential';
 import { LOGIN_PASSWORD, type BenchData } from './seed';
 
@@ -24,7 +25,17 @@ const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, 
 
 export const W1_CONNECTIONS = 50;
 export const W1_SECONDS = 15;
+/** W1's measured seconds per server come in this many turns, the servers taking turns. */
+export const W1_TURNS = 6;
 export const WARMUP_SECONDS = 3;
+/**
+ * W1's discarded warm-up per server. A server just started runs part of its path unoptimized
+ * and is still sizing its heap for a while: after 3 s, the app's and the floor's CPU per
+ * request were still falling over the next 30 s of load (by a third for the app, a quarter for
+ * the floor, test/bench/w1-split.ts), so the first turns measured the start-up and, most of
+ * all, the app's.
+ */
+export const W1_WARMUP_SECONDS = 12;
 export const LOGIN_CONNECTIONS = 20;
 export const LOGIN_SECONDS = 10;
 /** Logins run this long before anything is measured: until the first ones complete, none do. */
@@ -37,39 +48,106 @@ const SLOW_TIMEOUT_S = 60;
 
 const w1Requests = (data: BenchData, settings: Settings) => cookieCycle('/projects', settings.cookieName, data.tokens);
 
-/** One W1 window on `target` (W1's connections unless told): autocannon's result and the server's CPU (µs) over it. */
-async function w1Window(target: Target, data: BenchData, settings: Settings, seconds: number, connections = W1_CONNECTIONS): Promise<{ result: RawResult; cpu: number }> {
+/** The CPU (µs) a set of processes used between two readings of their `/proc` ticks (10 ms each). */
+const TICK_US = 10_000;
+
+/**
+ * The CPU of the database's backends over a window: those alive at both ends, and those born in
+ * it (all their CPU is the window's). A backend gone by the end is left out: its CPU in the
+ * window is unknown, and a pool closes only connections that sat idle.
+ */
+async function databaseWindow(backendPids: (() => Promise<number[]>) | undefined): Promise<() => Promise<number>> {
+  if (!backendPids) return async () => NaN;
+  const before = new Map((await backendPids()).map((pid) => [pid, processTicks(pid)?.selfTicks]));
+  return async () => {
+    let ticks = 0;
+    for (const pid of new Set([...before.keys(), ...(await backendPids())])) {
+      const now = processTicks(pid)?.selfTicks;
+      if (now === undefined) continue;
+      const then = before.has(pid) ? before.get(pid) : 0;
+      if (then !== undefined) ticks += now - then;
+    }
+    return ticks * TICK_US;
+  };
+}
+
+interface W1Window {
+  result: RawResult;
+  /** The server's CPU over the window, µs. */
+  cpu: number;
+  /** The CPU of the database's backends over the window, µs (NaN when not watched). */
+  databaseCpu: number;
+}
+
+/** One W1 window on `target` (W1's connections unless told): autocannon's result, the server's CPU and its database's (µs) over it. */
+async function w1Window(
+  target: Target,
+  data: BenchData,
+  settings: Settings,
+  seconds: number,
+  connections = W1_CONNECTIONS,
+  backendPids?: () => Promise<number[]>,
+): Promise<W1Window> {
+  const database = await databaseWindow(backendPids);
   const before = await target.cpuUsage?.();
   const result = await cannon({ label: target.label, url: target.url, connections, seconds, requests: w1Requests(data, settings) });
   const after = await target.cpuUsage?.();
-  return { result, cpu: before && after ? cpuMicros(after) - cpuMicros(before) : NaN };
+  return { result, cpu: before && after ? cpuMicros(after) - cpuMicros(before) : NaN, databaseCpu: await database() };
 }
 
-/** A target's windows merged, with its CPU per request when it reports CPU. */
-function merged(target: Target, windows: Array<{ result: RawResult; cpu: number }>, connections = W1_CONNECTIONS): Measured {
+/** A target's windows merged, with its CPU per request when it reports CPU, and its database's when watched. */
+function merged(target: Target, windows: W1Window[], connections = W1_CONNECTIONS): Measured {
   const measured = summarize(target.label, target.url, connections, windows.map((w) => w.result));
   const responses = measured.ok + measured.non2xx;
   const cpu = windows.reduce((total, w) => total + w.cpu, 0);
-  return target.cpuUsage && responses > 0 ? { ...measured, cpuPerRequestMs: cpu / 1000 / responses } : measured;
+  const databaseCpu = windows.reduce((total, w) => total + w.databaseCpu, 0);
+  const withCpu = target.cpuUsage && responses > 0 ? { ...measured, cpuPerRequestMs: cpu / 1000 / responses } : measured;
+  return Number.isFinite(databaseCpu) && responses > 0 ? { ...withCpu, databaseCpuPerRequestMs: databaseCpu / 1000 / responses } : withCpu;
 }
 
 const responsesOf = (result: RawResult) => result['2xx'] + result.non2xx;
 
+/** One turn of W1 on one server, as the ratios per pair of turns need it. */
+export interface W1Turn {
+  label: string;
+  rps: number;
+  /** Server CPU per request, µs. */
+  cpuUs: number;
+  p99: number;
+}
+
+export interface W1Results {
+  /** Each target's turns merged, in the order given. */
+  merged: Measured[];
+  /** Every measured turn, in the order run: consecutive pairs hold one turn of each of two targets. */
+  turns: W1Turn[];
+}
+
 /**
  * W1: authenticated GET /projects, cookies cycled over all 200 sessions, on every target. After a
- * discarded warm-up of each, the targets take turns in two halves, the second in reverse order
- * (e.g. app, baseline, baseline, app), so drift in the machine's background load hits all alike;
- * each target's halves are merged.
+ * discarded warm-up of each (W1_WARMUP_SECONDS), the targets take W1_TURNS turns each, every
+ * other round in reverse order (app, floor, floor, app, app, floor, …), so that a drift in the
+ * machine's background load hits all alike; each target's turns are merged, and each turn is
+ * kept for the paired ratios. `backendPids` lists the database's backends, whose CPU per request
+ * is reported beside the server's: on two cores PostgreSQL's work competes with the server's, so
+ * req/s follows both.
  */
-export async function w1(targets: Target[], data: BenchData, settings: Settings): Promise<Measured[]> {
-  for (const target of targets) await w1Window(target, data, settings, secs(settings, WARMUP_SECONDS));
-  const half = secs(settings, W1_SECONDS / 2);
-  const windows = new Map<Target, Array<{ result: RawResult; cpu: number }>>(targets.map((t) => [t, []]));
-  for (const target of [...targets, ...[...targets].reverse()]) {
-    progress(`W1 ${target.label} ${half} s`);
-    windows.get(target)!.push(await w1Window(target, data, settings, half));
+export async function w1(targets: Target[], data: BenchData, settings: Settings, backendPids?: () => Promise<number[]>): Promise<W1Results> {
+  for (const target of targets) await w1Window(target, data, settings, secs(settings, W1_WARMUP_SECONDS));
+  const turn = secs(settings, W1_SECONDS / W1_TURNS);
+  const windows = new Map<Target, W1Window[]>(targets.map((t) => [t, []]));
+  const turns: W1Turn[] = [];
+  progress(`W1: ${W1_TURNS} turns of ${turn} s on each of ${targets.map((t) => t.label).join(', ')}`);
+  for (let round = 0; round < W1_TURNS; round++) {
+    for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+      const window = await w1Window(target, data, settings, turn, W1_CONNECTIONS, backendPids);
+      windows.get(target)!.push(window);
+      const responses = responsesOf(window.result);
+      turns.push({ label: target.label, rps: window.result['2xx'] / window.result.duration, cpuUs: window.cpu / responses, p99: autocannon.aggregateResult([window.result], { url: target.url, connections: W1_CONNECTIONS }).latency.p99 });
+    }
   }
-  return targets.map((target) => merged(target, windows.get(target)!));
+  progress(`W1 per turn: ${turns.map((t) => `${t.label} ${t.rps.toFixed(0)}/s ${t.cpuUs.toFixed(0)} µs`).join(', ')}`);
+  return { merged: targets.map((target) => merged(target, windows.get(target)!)), turns };
 }
 
 /** Windows of the access-log measurement, and their length before BENCH_SCALE. */
@@ -116,8 +194,8 @@ export async function accessLogCost(
   const connections = W1_CONNECTIONS / 2;
   await Promise.all([warn, info].map((target) => w1Window(target, data, settings, secs(settings, ACCESS_LOG_WARMUP_SECONDS), connections)));
   progress(`access log: ${ACCESS_LOG_WINDOWS} windows of ${seconds} s, ${warn.label} and ${info.label} side by side, ${connections} connections each`);
-  const warnWindows: Array<{ result: RawResult; cpu: number }> = [];
-  const infoWindows: Array<{ result: RawResult; cpu: number }> = [];
+  const warnWindows: W1Window[] = [];
+  const infoWindows: W1Window[] = [];
   const differencesUs: number[] = [];
   for (let window = 0; window < ACCESS_LOG_WINDOWS; window++) {
     // Whichever load starts first has a head start of a few connections: each goes first in turn.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pairedSummary } from '../bench/paired';
+import { pairedRatios, pairedSummary } from '../bench/paired';
 
 describe('pairedSummary (the bench\'s info − warn figure)', () => {
   it('takes the median, of an even count the mean of the middle two', () => {
@@ -23,5 +23,19 @@ describe('pairedSummary (the bench\'s info − warn figure)', () => {
     expect(pairedSummary([1, 2, 3, 4, 5])).toMatchObject({ count: 5, median: 3, low: NaN, high: NaN, coverage: NaN });
     expect(pairedSummary([1, 2, 3, 4, 5, 6, NaN]).count).toBe(6);
     expect(pairedSummary([1, 2, 3, 4, 5, 6])).toMatchObject({ low: 1, high: 6 });
+  });
+});
+
+describe('pairedRatios (the bench\'s W1 ratios)', () => {
+  const turn = (label: string, cpu: number) => ({ label, cpu });
+
+  it('divides within each pair of consecutive turns, whichever server ran first', () => {
+    const turns = [turn('app', 300), turn('floor', 200), turn('floor', 250), turn('app', 250), turn('app', 330), turn('floor', 300)];
+    expect(pairedRatios(turns, 'app', (t) => t.cpu)).toEqual([1.5, 1, 1.1]);
+  });
+
+  it('skips a pair of one server\'s turns and an unpaired last turn', () => {
+    const turns = [turn('app', 300), turn('app', 200), turn('floor', 100), turn('app', 200), turn('floor', 1)];
+    expect(pairedRatios(turns, 'app', (t) => t.cpu)).toEqual([2]);
   });
 });
