@@ -57,12 +57,17 @@ export function pairedSummary(values: readonly number[], confidence = 0.95): Pai
  * minute weigh on whichever server ran in it. A pair holding two turns of one server is skipped.
  */
 export function pairedRatios<Turn extends { label: string }>(turns: readonly Turn[], numerator: string, pick: (turn: Turn) => number): number[] {
-  const ratios: number[] = [];
+  return pairedBy(turns, numerator, (top, bottom) => pick(top) / pick(bottom));
+}
+
+/** `combine(numerator's turn, the other's)` for each pair of consecutive turns, as `pairedRatios` pairs them. */
+export function pairedBy<Turn extends { label: string }>(turns: readonly Turn[], numerator: string, combine: (top: Turn, bottom: Turn) => number): number[] {
+  const values: number[] = [];
   for (let i = 0; i + 1 < turns.length; i += 2) {
     const [a, b] = [turns[i]!, turns[i + 1]!];
     if (a.label === b.label || (a.label !== numerator && b.label !== numerator)) continue;
     const [top, bottom] = a.label === numerator ? [a, b] : [b, a];
-    ratios.push(pick(top) / pick(bottom));
+    values.push(combine(top, bottom));
   }
-  return ratios;
+  return values;
 }

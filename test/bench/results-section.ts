@@ -4,7 +4,7 @@ import { latency, MEASURED_HEADER, measuredRow, ms, pct, ratio, table } from './
 import { LIST_SIZES, ORGANIZATIONS, PROJECTS_PER_ORGANIZATION, USERS_PER_ORGANIZATION } from './seed';
 import { pairedRatios, pairedSummary } from './paired';
 import {
-  ACCESS_LOG_WARMUP_SECONDS, ACCESS_LOG_WINDOWS, ACCESS_LOG_WINDOW_SECONDS, LOGIN_CONNECTIONS, LOGIN_RAMP_SECONDS, LOGIN_SECONDS, MIXED_SECONDS, MIXED_W1_CONNECTIONS, REFERENCE_SECONDS, W1_CONNECTIONS,
+  ACCESS_LOG_TURN_SECONDS, ACCESS_LOG_TURNS, LOGIN_CONNECTIONS, LOGIN_RAMP_SECONDS, LOGIN_SECONDS, MIXED_SECONDS, MIXED_W1_CONNECTIONS, REFERENCE_SECONDS, W1_CONNECTIONS,
   W1_SECONDS, W1_TURNS, W1_WARMUP_SECONDS,
   type AccessLogCost, type ListLatency, type W1Turn, type W2Results,
 } from './workloads';
@@ -73,21 +73,21 @@ function accessLogSection(r: BenchResults, cost: AccessLogCost): string {
   const paired = pairedSummary(differencesUs);
   const interval = Number.isFinite(paired.coverage) ? ` (${pct(paired.coverage)} interval ${us(paired.low)} to ${us(paired.high)})` : '';
   return [
-    `### The access log at \`info\`: W1 on the app at \`warn\` and at \`info\` side by side, ${differencesUs.length} windows`,
+    `### The access log at \`info\`: W1 on the app at \`warn\` and at \`info\` taking turns, ${differencesUs.length} pairs of turns`,
     '',
     table([...MEASURED_HEADER, 'CPU per request'], [warn, info].map((m) => [...measuredRow(m), us(cpuUs(m))])),
     '',
     table(['target', 'measured', 'result'], [
       [
-        `the access log at \`info\` adds ≤ ${ACCESS_LOG_LIMIT_US} µs of CPU per request (median over the windows of info-level app − warn-level app)`,
+        `the access log at \`info\` adds ≤ ${ACCESS_LOG_LIMIT_US} µs of CPU per request (median over the pairs of turns of info-level app − warn-level app)`,
         `${us(paired.median)}${interval}`,
         judged(paired.median <= ACCESS_LOG_LIMIT_US, r.load),
       ],
-      ['(for reference) the same from all windows merged', us(cpuUs(info) - cpuUs(warn)), ''],
+      ['(for reference) the same from all turns merged', us(cpuUs(info) - cpuUs(warn)), ''],
       ['(not a target) info-level app req/s vs the warn-level app\'s', pct(info.rps / warn.rps), ''],
     ]),
     '',
-    `Per window, in the order run (µs): ${differencesUs.map((d) => us(d).replace(' µs', '')).join(', ')}.`,
+    `Per pair of turns, in the order run (µs): ${differencesUs.map((d) => us(d).replace(' µs', '')).join(', ')}.`,
   ].join('\n');
 }
 
@@ -167,10 +167,9 @@ export function renderResults(r: BenchResults): string {
     `then ${W1_SECONDS} s per server in ${W1_TURNS} turns of ${W1_SECONDS / W1_TURNS} s, the servers taking turns and every other round in reverse order (app, baseline, baseline, app, app, …);`,
     'each ratio is taken within each pair of consecutive turns and judged on their median; each server\'s turns are also merged (the table).',
     'PostgreSQL\'s CPU per request: the `/proc` ticks of the bench database\'s backends over each turn, per response.',
-    'each server\'s halves merged. The access log, after W1: a second app process at `APP_LOG_LEVEL=info`, first under W1 alone as long',
-    `as the warn-level app was in W1 (${W1_WARMUP_SECONDS + W1_SECONDS} s, so both are equally warm), then it and the warn-level app under W1 at the same time`,
-    `(${W1_CONNECTIONS / 2} connections each, two autocannon instances), ${ACCESS_LOG_WARMUP_SECONDS} s discarded, then ${ACCESS_LOG_WINDOWS} windows of ${ACCESS_LOG_WINDOW_SECONDS} s;`,
-    'each window gives one difference of CPU per request, and the figure judged is their median, with the interval between',
+    'The access log, after W1: a second app process at `APP_LOG_LEVEL=info`, first under W1 alone as long',
+    `as the warn-level app was in W1 (${W1_WARMUP_SECONDS + W1_SECONDS} s, so both are equally warm), then both take turns as W1's servers do (${W1_WARMUP_SECONDS} s warm-up each, then`,
+    `${ACCESS_LOG_TURNS} turns of ${ACCESS_LOG_TURN_SECONDS} s each, 50 connections); each pair of consecutive turns gives one difference of CPU per request, and the figure judged is their median, with the interval between`,
     'order statistics that holds the true median with the probability shown (a sign test). W2: login alone on the app, then on the floor',
     `(${LOGIN_CONNECTIONS} connections, valid email and password, users cycled, one client address per request via \`X-Forwarded-For\``,
     `so the per-IP login limit stays out of the way) for ${LOGIN_RAMP_SECONDS} s of ramp plus ${LOGIN_SECONDS} s, login req/s counted after the ramp; W1 alone at`,

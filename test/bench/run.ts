@@ -199,13 +199,13 @@ async function main(): Promise<void> {
   await checkSameAnswer([appTarget, baseTarget, ...(infoTarget ? [infoTarget] : [])], `${settings.cookieName}=${data.tokens[0]}`);
 
   step('W1');
-  const w1Results = await measured(data, machineLoad.windows, () => w1([appTarget, baseTarget], data, settings, backendPids(data)));
+  const w1Results = await measured(data, machineLoad.windows, () => w1([appTarget, baseTarget], data, settings, { backendPids: backendPids(data) }));
   let accessLog: AccessLogCost | undefined;
   if (infoTarget) {
     // The info-level app first runs W1 alone as long as the warn-level app just did (its warm-up
-    // and both halves), so the two are equally warm; measured before W1 instead, the warn-level
+    // and its turns), so the two are equally warm; measured before W1 instead, the warn-level
     // app would have gone into W1 far warmer than the floor.
-    step('the access log: the app at warn and at info side by side');
+    step('the access log: the app at warn and at info taking turns');
     accessLog = await measured(data, machineLoad.windows, () =>
       accessLogCost(appTarget, infoTarget, data, settings, { cold: [infoTarget], warmUpSeconds: W1_WARMUP_SECONDS + W1_SECONDS }),
     );

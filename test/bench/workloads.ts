@@ -1,5 +1,6 @@
 import autocannon, { type RawResult } from 'autocannon';
 import { cannon, cookieCycle, loginCycle, settle, summarize, type Measured } from './load';
+import { pairedBy } from './paired';
 import { processTicks } from './quiet-machine';
 import { emptySamples, fromSamples, listOf, sequentialClient, type Samples } from './sequential';
 import { LOGIN_PASSWORD, type BenchData } from './seed';
@@ -125,20 +126,26 @@ export interface W1Results {
 
 /**
  * W1: authenticated GET /projects, cookies cycled over all 200 sessions, on every target. After a
- * discarded warm-up of each (W1_WARMUP_SECONDS), the targets take W1_TURNS turns each, every
+ * discarded warm-up of each (W1_WARMUP_SECONDS), the targets take `turns` turns each (W1_TURNS, over
+ * `seconds`, W1_SECONDS, unless told), every
  * other round in reverse order (app, floor, floor, app, app, floor, …), so that a drift in the
  * machine's background load hits all alike; each target's turns are merged, and each turn is
  * kept for the paired ratios. `backendPids` lists the database's backends, whose CPU per request
  * is reported beside the server's: on two cores PostgreSQL's work competes with the server's, so
  * req/s follows both.
  */
-export async function w1(targets: Target[], data: BenchData, settings: Settings, backendPids?: () => Promise<number[]>): Promise<W1Results> {
+export async function w1(
+  targets: Target[],
+  data: BenchData,
+  settings: Settings,
+  { backendPids, turns: count = W1_TURNS, seconds = W1_SECONDS }: { backendPids?: () => Promise<number[]>; turns?: number; seconds?: number } = {},
+): Promise<W1Results> {
   for (const target of targets) await w1Window(target, data, settings, secs(settings, W1_WARMUP_SECONDS));
-  const turn = secs(settings, W1_SECONDS / W1_TURNS);
+  const turn = secs(settings, seconds / count);
   const windows = new Map<Target, W1Window[]>(targets.map((t) => [t, []]));
   const turns: W1Turn[] = [];
-  progress(`W1: ${W1_TURNS} turns of ${turn} s on each of ${targets.map((t) => t.label).join(', ')}`);
-  for (let round = 0; round < W1_TURNS; round++) {
+  progress(`W1: ${count} turns of ${turn} s on each of ${targets.map((t) => t.label).join(', ')}`);
+  for (let round = 0; round < count; round++) {
     for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
       const window = await w1Window(target, data, settings, turn, W1_CONNECTIONS, backendPids);
       windows.get(target)!.push(window);
@@ -150,64 +157,53 @@ export async function w1(targets: Target[], data: BenchData, settings: Settings,
   return { merged: targets.map((target) => merged(target, windows.get(target)!)), turns };
 }
 
-/** Windows of the access-log measurement, and their length before BENCH_SCALE. */
-export const ACCESS_LOG_WINDOWS = 20;
-export const ACCESS_LOG_WINDOW_SECONDS = 2.5;
-/** The side-by-side warm-up before them, discarded. */
-export const ACCESS_LOG_WARMUP_SECONDS = 12;
+/** Turns of the access-log measurement per app, and their length before BENCH_SCALE. */
+export const ACCESS_LOG_TURNS = 10;
+export const ACCESS_LOG_TURN_SECONDS = 2.5;
 
 export interface AccessLogCost {
-  /** Each app's windows merged. */
+  /** Each app's turns merged. */
   warn: Measured;
   info: Measured;
-  /** Per window, in the order run: the info-level app's CPU per request minus the warn-level app's, in µs. */
+  /** Per pair of consecutive turns, in the order run: the info-level app's CPU per request minus the warn-level app's, in µs. */
   differencesUs: number[];
 }
 
 /**
  * What the access log costs a W1 request: two copies of the app, one at `warn` (no access line)
- * and one at `info`, under W1 at the same time, half of W1's connections each, in
- * ACCESS_LOG_WINDOWS short windows. Each window gives one difference of CPU per request; their
- * median is the figure (test/bench/paired.ts). Side by side, whatever else the machine does in a
- * window (another process, the database's own work) weighs on both apps alike; taking turns, as
- * this did before, it weighed on one turn and not the other, and a shared machine moves each
- * app's CPU per request by ±10 % from one turn to the next, more than the line costs. A major GC
- * falls in one app's window and not the other's: it moves a few windows, and the median little.
+ * and one at `info`, taking turns under W1 as W1's servers do (its warm-up, then
+ * ACCESS_LOG_TURNS turns each, every other round in reverse order). Each pair of consecutive
+ * turns gives one difference of CPU per request; their median is the figure
+ * (test/bench/paired.ts).
+ *
+ * In turns, each app runs as W1 does, alone at 50 connections. Side by side (25 connections
+ * each, as this measured until 2026-12-02), each app's CPU per request was half as much again
+ * as alone (386 against 254 µs: fewer requests per turn of its event loop, two servers
+ * competing for the cores), and the difference moved by ±100 µs from one window to the next; a
+ * control with two warn-level apps read −10 µs (−24 to 14), so the method could not tell 15 µs
+ * from nothing. Taking turns after W1's warm-up, the same app's CPU per request stays within a
+ * few per cent from one turn to the next on a quiet machine.
  *
  * Both apps must be equally warm: a process that has served a few thousand requests still runs
- * part of the path unoptimized and still sizes its heap, and an info-level app fresh from W1's
- * 3 s warm-up measured hundreds of µs a request above a warn-level app that had run W1, falling
- * over its first ten seconds of load (docs/benchmarks.md). So the apps in `cold` (both unless
- * told) first run W1 alone for `warmUpSeconds` (W1's warm-up unless told: `npm run bench` gives
- * the info-level app as long as the warn-level one has just run in W1), then both run side by
- * side for ACCESS_LOG_WARMUP_SECONDS, discarded.
+ * part of the path unoptimized and still sizes its heap. So the apps in `cold` (both unless
+ * told) first run W1 alone for `warmUpSeconds` (`npm run bench` gives the info-level app as
+ * long as the warn-level one has just run in W1).
  */
 export async function accessLogCost(
   warn: Target,
   info: Target,
   data: BenchData,
   settings: Settings,
-  { cold = [warn, info], warmUpSeconds = WARMUP_SECONDS }: { cold?: readonly Target[]; warmUpSeconds?: number } = {},
+  { cold = [warn, info], warmUpSeconds = W1_WARMUP_SECONDS }: { cold?: readonly Target[]; warmUpSeconds?: number } = {},
 ): Promise<AccessLogCost> {
   for (const target of cold) await w1Window(target, data, settings, secs(settings, warmUpSeconds));
-  const seconds = secs(settings, ACCESS_LOG_WINDOW_SECONDS);
-  const connections = W1_CONNECTIONS / 2;
-  await Promise.all([warn, info].map((target) => w1Window(target, data, settings, secs(settings, ACCESS_LOG_WARMUP_SECONDS), connections)));
-  progress(`access log: ${ACCESS_LOG_WINDOWS} windows of ${seconds} s, ${warn.label} and ${info.label} side by side, ${connections} connections each`);
-  const warnWindows: W1Window[] = [];
-  const infoWindows: W1Window[] = [];
-  const differencesUs: number[] = [];
-  for (let window = 0; window < ACCESS_LOG_WINDOWS; window++) {
-    // Whichever load starts first has a head start of a few connections: each goes first in turn.
-    const order = window % 2 === 0 ? [warn, info] : [info, warn];
-    const [a, b] = await Promise.all(order.map((target) => w1Window(target, data, settings, seconds, connections)));
-    const [w, i] = order[0] === warn ? [a!, b!] : [b!, a!];
-    warnWindows.push(w);
-    infoWindows.push(i);
-    differencesUs.push(i.cpu / responsesOf(i.result) - w.cpu / responsesOf(w.result));
-  }
-  progress(`access log: info − warn per window ${differencesUs.map((d) => d.toFixed(0)).join(', ')} µs`);
-  return { warn: merged(warn, warnWindows, connections), info: merged(info, infoWindows, connections), differencesUs };
+  const { merged: [warnMerged, infoMerged], turns } = await w1([warn, info], data, settings, {
+    turns: ACCESS_LOG_TURNS,
+    seconds: ACCESS_LOG_TURNS * ACCESS_LOG_TURN_SECONDS,
+  });
+  const differencesUs = pairedBy(turns, info.label, (i, w) => i.cpuUs - w.cpuUs);
+  progress(`access log: info − warn per pair of turns ${differencesUs.map((d) => d.toFixed(0)).join(', ')} µs`);
+  return { warn: warnMerged!, info: infoMerged!, differencesUs };
 }
 
 export interface W2Results {
