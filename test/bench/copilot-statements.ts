@@ -22,7 +22,7 @@ import type { Reservation } from '../../core/ai/ai-capacity.port';
 import { createTestDatabase } from '../support/postgres';
 import { seedCopilotOrganizations } from './copilot-seed';
 import { atCleanUp, runBench } from './lifecycle';
-import { processTicks } from './quiet-machine';
+import { processTicks, TICK_MICROS } from './quiet-machine';
 
 const RUNS = Number(process.env.COPILOT_STATEMENTS ?? 2_000);
 const WARMUP = 200;
@@ -109,9 +109,9 @@ async function main(): Promise<void> {
       }
     }
   }
-  process.stdout.write(`PostgreSQL backend CPU per statement, ${RUNS} runs each after ${WARMUP} of warm-up (10 ms ticks summed; ±${(10_000 / RUNS).toFixed(0)} µs):\n`);
+  process.stdout.write(`PostgreSQL backend CPU per statement, ${RUNS} runs each after ${WARMUP} of warm-up (10 ms ticks summed; ±${(TICK_MICROS / RUNS).toFixed(0)} µs):\n`);
   for (const [name, { app, floor }] of Object.entries(ticks)) {
-    const us = (t: number) => ((t * 10_000) / RUNS).toFixed(0);
+    const us = (t: number) => ((t * TICK_MICROS) / RUNS).toFixed(0);
     process.stdout.write(`  ${name.padEnd(32)} app ${us(app).padStart(5)} µs   floor ${us(floor).padStart(5)} µs\n`);
   }
 }

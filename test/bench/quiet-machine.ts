@@ -19,6 +19,8 @@ export const QUIET_LOAD_PER_CORE = 0.75;
 export const QUIET_OTHERS_PER_CORE = 0.25;
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+/** One `/proc` CPU tick, in µs. */
+export const TICK_MICROS = 1_000_000 / TICKS_PER_SECOND;
 const cores = () => availableParallelism();
 
 export const oneMinuteLoad = (): number => loadavg()[0]!;

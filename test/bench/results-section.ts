@@ -2,7 +2,7 @@ import type { Measured } from './load';
 import { describeLoad, judged, type MachineLoad } from './quiet-machine';
 import { latency, MEASURED_HEADER, measuredRow, ms, pct, ratio, table } from './report';
 import { LIST_SIZES, ORGANIZATIONS, PROJECTS_PER_ORGANIZATION, USERS_PER_ORGANIZATION } from './seed';
-import { pairedRatios, pairedSummary } from './paired';
+import { pairedRatios, pairedSummary, type PairedSummary } from './paired';
 import {
   ACCESS_LOG_TURN_SECONDS, ACCESS_LOG_TURNS, LOGIN_CONNECTIONS, LOGIN_RAMP_SECONDS, LOGIN_SECONDS, MIXED_SECONDS, MIXED_W1_CONNECTIONS, REFERENCE_SECONDS, W1_CONNECTIONS,
   W1_SECONDS, W1_TURNS, W1_WARMUP_SECONDS,
@@ -18,7 +18,7 @@ export interface BenchResults {
   seedSeconds: number;
   /** Each server's turns merged, and every turn in the order run (consecutive pairs: one of each). */
   w1: { app: Measured; baseline: Measured; turns: W1Turn[] };
-  /** The app at `warn` and at `info` side by side in short windows (left out with BENCH_INFO_LEVEL=0). */
+  /** The app at `warn` and at `info` taking turns under W1 (left out with BENCH_INFO_LEVEL=0). */
   accessLog: AccessLogCost | undefined;
   w2: W2Results;
   list: ListLatency[];
@@ -39,12 +39,13 @@ export const LOGIN_STORM_P99_LIMIT = 2;
 
 const cpuUs = (m: Measured | undefined) => (m?.cpuPerRequestMs === undefined ? NaN : m.cpuPerRequestMs * 1000);
 const us = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} µs` : '—');
+/** ` (97 % interval a to b)` of a paired summary, or nothing when it has too few values for one. */
+const intervalText = (p: PairedSummary, format: (value: number) => string) =>
+  Number.isFinite(p.coverage) ? ` (${pct(p.coverage)} interval ${format(p.low)} to ${format(p.high)})` : '';
 
 function w1Section(r: BenchResults): string {
   const { app, baseline, turns } = r.w1;
   const paired = (pick: (turn: W1Turn) => number) => pairedSummary(pairedRatios(turns, app.label, pick));
-  const interval = (p: ReturnType<typeof pairedSummary>, format: (value: number) => string) =>
-    Number.isFinite(p.coverage) ? ` (${pct(p.coverage)} interval ${format(p.low)} to ${format(p.high)})` : '';
   const rps = paired((t) => t.rps);
   const p99 = paired((t) => t.p99);
   const cpu = paired((t) => t.cpuUs);
@@ -57,9 +58,9 @@ function w1Section(r: BenchResults): string {
     `Judged on the median over the ${rps.count} pairs of consecutive turns (one of each server) of the app's figure over the floor's, with the interval that holds the true median with the probability shown (a sign test):`,
     '',
     table(['target', 'measured', 'result'], [
-      [`app req/s ≥ ${W1_RPS_FLOOR * 100} % of the floor's`, `${pct(rps.median)}${interval(rps, pct)}`, judged(rps.median >= W1_RPS_FLOOR, r.load)],
-      [`app p99 ≤ ${W1_P99_LIMIT}× the floor's`, `${ratio(p99.median)}${interval(p99, ratio)}`, judged(p99.median <= W1_P99_LIMIT, r.load)],
-      [`app server CPU per request ≤ ${W1_CPU_LIMIT}× the floor's`, `${ratio(cpu.median)}${interval(cpu, ratio)}`, judged(cpu.median <= W1_CPU_LIMIT, r.load)],
+      [`app req/s ≥ ${W1_RPS_FLOOR * 100} % of the floor's`, `${pct(rps.median)}${intervalText(rps, pct)}`, judged(rps.median >= W1_RPS_FLOOR, r.load)],
+      [`app p99 ≤ ${W1_P99_LIMIT}× the floor's`, `${ratio(p99.median)}${intervalText(p99, ratio)}`, judged(p99.median <= W1_P99_LIMIT, r.load)],
+      [`app server CPU per request ≤ ${W1_CPU_LIMIT}× the floor's`, `${ratio(cpu.median)}${intervalText(cpu, ratio)}`, judged(cpu.median <= W1_CPU_LIMIT, r.load)],
       ['(for reference) the same from all turns merged: req/s, p99, CPU per request', `${pct(app.rps / baseline.rps)}, ${ratio(latency(app, 'p99') / latency(baseline, 'p99'))}, ${ratio(cpuUs(app) / cpuUs(baseline))} (${us(cpuUs(app))} vs ${us(cpuUs(baseline))})`, ''],
       ['(not a target) PostgreSQL\'s CPU per request for the app over the floor\'s, merged', ratio(dbUs(app) / dbUs(baseline)), ''],
     ]),
@@ -71,7 +72,6 @@ function w1Section(r: BenchResults): string {
 function accessLogSection(r: BenchResults, cost: AccessLogCost): string {
   const { warn, info, differencesUs } = cost;
   const paired = pairedSummary(differencesUs);
-  const interval = Number.isFinite(paired.coverage) ? ` (${pct(paired.coverage)} interval ${us(paired.low)} to ${us(paired.high)})` : '';
   return [
     `### The access log at \`info\`: W1 on the app at \`warn\` and at \`info\` taking turns, ${differencesUs.length} pairs of turns`,
     '',
@@ -80,7 +80,7 @@ function accessLogSection(r: BenchResults, cost: AccessLogCost): string {
     table(['target', 'measured', 'result'], [
       [
         `the access log at \`info\` adds ≤ ${ACCESS_LOG_LIMIT_US} µs of CPU per request (median over the pairs of turns of info-level app − warn-level app)`,
-        `${us(paired.median)}${interval}`,
+        `${us(paired.median)}${intervalText(paired, us)}`,
         judged(paired.median <= ACCESS_LOG_LIMIT_US, r.load),
       ],
       ['(for reference) the same from all turns merged', us(cpuUs(info) - cpuUs(warn)), ''],

@@ -24,7 +24,7 @@ import { freePort, startServerChild, type ServerChild } from './children';
 import { atCleanUp, cleanUp, runBench } from './lifecycle';
 import { writeSection } from './report';
 import { renderResults, type BenchResults } from './results-section';
-import { seedBenchDatabase, type BenchData } from './seed';
+import { databaseBackends, seedBenchDatabase, type BenchData } from './seed';
 import { busiestText, RUN_LOAD_AT_START_ENV, startMachineLoad, watchWindow, type LoadWindow } from './quiet-machine';
 import { accessLogCost, listLatency, w1, w2, W1_SECONDS, W1_WARMUP_SECONDS, type AccessLogCost, type Settings, type Target } from './workloads';
 
@@ -81,23 +81,9 @@ async function inspectDatabase(data: BenchData): Promise<{ postgres: string; lis
   }
 }
 
-/** The PostgreSQL backends serving the bench database: their CPU is the benchmark's own, not another process's. */
-function backendPids(data: BenchData): () => Promise<number[]> {
-  return async () => {
-    const client = new pg.Client({ connectionString: data.url });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-      return rows.map((r) => r.pid);
-    } finally {
-      await client.end();
-    }
-  };
-}
-
 /** Runs one measured phase, recording the machine's load around it. */
 async function measured<T>(data: BenchData, windows: LoadWindow[], work: () => Promise<T>): Promise<T> {
-  const window = await watchWindow(backendPids(data));
+  const window = await watchWindow(databaseBackends(data.url));
   const result = await work();
   const seen = await window.stop();
   windows.push(seen);
@@ -199,7 +185,7 @@ async function main(): Promise<void> {
   await checkSameAnswer([appTarget, baseTarget, ...(infoTarget ? [infoTarget] : [])], `${settings.cookieName}=${data.tokens[0]}`);
 
   step('W1');
-  const w1Results = await measured(data, machineLoad.windows, () => w1([appTarget, baseTarget], data, settings, { backendPids: backendPids(data) }));
+  const w1Results = await measured(data, machineLoad.windows, () => w1([appTarget, baseTarget], data, settings, { backendPids: databaseBackends(data.url) }));
   let accessLog: AccessLogCost | undefined;
   if (infoTarget) {
     // The info-level app first runs W1 alone as long as the warn-level app just did (its warm-up

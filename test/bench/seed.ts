@@ -72,6 +72,18 @@ async function projects(db: pg.Client, orgIds: number[], count: number): Promise
 }
 
 /**
+ * The PostgreSQL backends serving the database at `url` (the connection that asks left out):
+ * their CPU is the benchmark's own, not another process's.
+ */
+export function databaseBackends(url: string): () => Promise<number[]> {
+  return () =>
+    withClient(url, async (db) => {
+      const { rows } = await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+      return rows.map((r) => r.pid);
+    });
+}
+
+/**
  * A throwaway `tk_bench_<random>` database, migrated the way the app migrates, holding the
  * benchmark's organizations, users, sessions and projects. `listSizes` (LIST_SIZES by default)
  * are the extra organizations of the list-latency workload; a bench that does not use them passes [].

@@ -11,35 +11,21 @@
  * Prints only.
  */
 import { cpuUsage } from 'node:process';
-import pg from 'pg';
 import { loadConfig } from '../../app/config/config';
 import { freePort, startBenchApp, startServerChild, type ServerChild } from './children';
 import { cannon, cookieCycle } from './load';
 import { atCleanUp, runBench } from './lifecycle';
 import { median } from './paired';
-import { machineTicks as machine, processTicks } from './quiet-machine';
-import { seedBenchDatabase, type BenchData } from './seed';
+import { machineTicks as machine, TICK_MICROS } from './quiet-machine';
+import { databaseBackends, seedBenchDatabase, type BenchData } from './seed';
+import { databaseWindow } from './workloads';
 
 const ROUNDS = Number(process.env.SPLIT_ROUNDS ?? 6);
 const SECONDS = Number(process.env.SPLIT_SECONDS ?? 2.5);
 const CONNECTIONS = Number(process.env.SPLIT_CONNS ?? 50);
 const WARMUP_SECONDS = Number(process.env.SPLIT_WARMUP ?? SECONDS);
-const TICK_US = 10_000; // USER_HZ is 100 on Linux
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
-
-async function backendPids(url: string): Promise<number[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-    return rows.map((r) => r.pid);
-  } finally {
-    await client.end();
-  }
-}
-
-const ticksOf = (pids: readonly number[]) => new Map(pids.map((pid) => [pid, processTicks(pid)?.selfTicks ?? 0]));
 
 interface Split {
   label: string;
@@ -52,8 +38,7 @@ interface Split {
 }
 
 async function window(label: string, server: ServerChild, data: BenchData, cookieName: string, seconds = SECONDS): Promise<Split> {
-  const pids = await backendPids(data.url);
-  const pgBefore = ticksOf(pids);
+  const postgres = await databaseWindow(databaseBackends(data.url));
   const serverBefore = await server.cpuUsage();
   const runnerBefore = cpuUsage();
   const machineBefore = machine();
@@ -61,14 +46,12 @@ async function window(label: string, server: ServerChild, data: BenchData, cooki
   const machineAfter = machine();
   const runnerAfter = cpuUsage(runnerBefore);
   const serverAfter = await server.cpuUsage();
-  let postgresTicks = 0;
-  for (const [pid, before] of pgBefore) postgresTicks += (processTicks(pid)?.selfTicks ?? before) - before;
+  const postgresUs = await postgres();
   const responses = result['2xx'] + result.non2xx;
   const perRequest = (us: number) => us / responses;
   const serverUs = serverAfter.user + serverAfter.system - serverBefore.user - serverBefore.system;
   const runnerUs = runnerAfter.user + runnerAfter.system;
-  const busyUs = (machineAfter.busy - machineBefore.busy) * TICK_US;
-  const postgresUs = postgresTicks * TICK_US;
+  const busyUs = (machineAfter.busy - machineBefore.busy) * TICK_MICROS;
   return {
     label,
     rps: result['2xx'] / result.duration,
@@ -76,7 +59,7 @@ async function window(label: string, server: ServerChild, data: BenchData, cooki
     postgres: perRequest(postgresUs),
     runner: perRequest(runnerUs),
     rest: perRequest(busyUs - serverUs - postgresUs - runnerUs),
-    idle: perRequest((machineAfter.idle - machineBefore.idle) * TICK_US),
+    idle: perRequest((machineAfter.idle - machineBefore.idle) * TICK_MICROS),
   };
 }
 
@@ -85,7 +68,7 @@ const row = (s: Split) =>
 
 async function main(): Promise<void> {
   const { config } = loadConfig(process.env);
-  const data = await seedBenchDatabase(4, process.env.SPLIT_LISTS === "0" ? [] : undefined);
+  const data = await seedBenchDatabase(4, process.env.SPLIT_LISTS === '0' ? [] : undefined);
   atCleanUp(() => data.drop());
   const app = await startBenchApp(data.url);
   const floorPort = await freePort();

@@ -1,7 +1,7 @@
 import autocannon, { type RawResult } from 'autocannon';
 import { cannon, cookieCycle, loginCycle, settle, summarize, type Measured } from './load';
 import { pairedBy } from './paired';
-import { processTicks } from './quiet-machine';
+import { processTicks, TICK_MICROS } from './quiet-machine';
 import { emptySamples, fromSamples, listOf, sequentialClient, type Samples } from './sequential';
 import { LOGIN_PASSWORD, type BenchData } from './seed';
 
@@ -28,7 +28,6 @@ export const W1_CONNECTIONS = 50;
 export const W1_SECONDS = 15;
 /** W1's measured seconds per server come in this many turns, the servers taking turns. */
 export const W1_TURNS = 6;
-export const WARMUP_SECONDS = 3;
 /**
  * W1's discarded warm-up per server. A server just started runs part of its path unoptimized
  * and is still sizing its heap for a while: after 3 s, the app's and the floor's CPU per
@@ -49,15 +48,12 @@ const SLOW_TIMEOUT_S = 60;
 
 const w1Requests = (data: BenchData, settings: Settings) => cookieCycle('/projects', settings.cookieName, data.tokens);
 
-/** The CPU (µs) a set of processes used between two readings of their `/proc` ticks (10 ms each). */
-const TICK_US = 10_000;
-
 /**
  * The CPU of the database's backends over a window: those alive at both ends, and those born in
  * it (all their CPU is the window's). A backend gone by the end is left out: its CPU in the
  * window is unknown, and a pool closes only connections that sat idle.
  */
-async function databaseWindow(backendPids: (() => Promise<number[]>) | undefined): Promise<() => Promise<number>> {
+export async function databaseWindow(backendPids: (() => Promise<number[]>) | undefined): Promise<() => Promise<number>> {
   if (!backendPids) return async () => NaN;
   const before = new Map((await backendPids()).map((pid) => [pid, processTicks(pid)?.selfTicks]));
   return async () => {
@@ -68,7 +64,7 @@ async function databaseWindow(backendPids: (() => Promise<number[]>) | undefined
       const then = before.has(pid) ? before.get(pid) : 0;
       if (then !== undefined) ticks += now - then;
     }
-    return ticks * TICK_US;
+    return ticks * TICK_MICROS;
   };
 }
 
