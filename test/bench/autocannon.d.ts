@@ -65,6 +65,8 @@ declare module 'autocannon' {
     stop(): void;
     /** Once a second: the responses completed in that second. */
     on(event: 'tick', listener: (tick: { counter: number; bytes: number }) => void): this;
+    /** Each response, as it completes. */
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, milliseconds: number) => void): this;
   }
 
   interface Autocannon {

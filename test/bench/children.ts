@@ -22,6 +22,11 @@ export interface ServerChild {
   cpuUsage(): Promise<NodeJS.CpuUsage>;
   /** Statements sent to PostgreSQL since it started (counted only with BENCH_COUNT_QUERIES=1 in its environment). */
   queries(): Promise<number>;
+  /**
+   * Sets the level of every logger `pino()` made in the child (`cpu-reporter.ts`); resolves to the
+   * child's `process.cpuUsage()` read right after, so a window can start or end at the switch.
+   */
+  setLogLevel(level: string): Promise<NodeJS.CpuUsage>;
 }
 
 const running = new Set<ChildProcess>();
@@ -75,15 +80,23 @@ export async function startServerChild(options: StartOptions): Promise<ServerChi
   });
   let stopping: Promise<void> | undefined;
   // Under valgrind a child answers many times slower: it gets a minute.
-  const report = () =>
-    new Promise<{ cpuUsage: NodeJS.CpuUsage; queries: number }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${options.name} did not report its CPU usage`)), options.runUnder ? 60_000 : 5_000);
-      child.once('message', (message: { cpuUsage: NodeJS.CpuUsage; queries: number }) => {
+  const ask = <T>(message: string | object, isAnswer: (reply: unknown) => reply is T, what: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (reply: unknown) => {
+        if (!isAnswer(reply)) return;
         clearTimeout(timer);
-        resolve(message);
-      });
-      child.send('cpu-usage');
+        child.off('message', onMessage);
+        resolve(reply);
+      };
+      const timer = setTimeout(() => {
+        child.off('message', onMessage);
+        reject(new Error(`${options.name} did not ${what}`));
+      }, options.runUnder ? 60_000 : 5_000);
+      child.on('message', onMessage);
+      child.send(message);
     });
+  const report = () =>
+    ask('cpu-usage', (reply): reply is { cpuUsage: NodeJS.CpuUsage; queries: number } => typeof reply === 'object' && reply !== null && 'cpuUsage' in reply, 'report its CPU usage');
   const server: ServerChild = {
     name: options.name,
     url: `http://127.0.0.1:${options.port}`,
@@ -100,6 +113,15 @@ export async function startServerChild(options: StartOptions): Promise<ServerChi
     },
     cpuUsage: () => report().then((r) => r.cpuUsage),
     queries: () => report().then((r) => r.queries),
+    async setLogLevel(level) {
+      const { loggers, cpuUsage } = await ask(
+        { logLevel: level },
+        (reply): reply is { logLevel: string; loggers: number; cpuUsage: NodeJS.CpuUsage } => typeof reply === 'object' && reply !== null && (reply as { logLevel?: unknown }).logLevel === level,
+        `set its log level to ${level}`,
+      );
+      if (loggers === 0) throw new Error(`${options.name} has no logger whose level could be set`);
+      return cpuUsage;
+    },
   };
   try {
     await waitUntilReady(server, options.readyPath, options.readyTimeoutMs ?? 120_000);

@@ -3,15 +3,18 @@ import { createRequire } from 'node:module';
 /**
  * Preloaded into each benchmark server child (`--import`): answers the runner's `cpu-usage`
  * message with this process's `process.cpuUsage()`, so the runner can charge each server the CPU
- * it spent inside a measured window. The IPC channel is unref'd: it never keeps a server alive.
+ * it spent inside a measured window, and its `{ logLevel }` message by setting that level on the
+ * process's loggers (the access-log benchmark's turns at `info` and at `warn` in one process).
+ * The IPC channel is unref'd: it never keeps a server alive.
  *
  * With BENCH_COUNT_QUERIES=1 it also counts the statements the process sends to PostgreSQL
  * (every `pg` client's `query`: one round trip each, BEGIN and COMMIT included), for the benches
  * that report round trips per request; off by default, so the timed benches run unwrapped.
  */
+const require = createRequire(import.meta.url);
 let queries = 0;
 if (process.env.BENCH_COUNT_QUERIES === '1') {
-  const pg = createRequire(import.meta.url)('pg') as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
+  const pg = require('pg') as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function counted(this: unknown, ...args: unknown[]) {
     queries += 1;
@@ -19,7 +22,31 @@ if (process.env.BENCH_COUNT_QUERIES === '1') {
   };
 }
 
-process.on('message', (message) => {
+/**
+ * The loggers `pino(…)` has made in this process (not their children, which inherit the level).
+ * pino sets a new logger's level through a method of the prototype every logger shares; wrapping
+ * that method records each logger once, at its construction, and leaves logging itself untouched:
+ * nothing here runs per line or per request.
+ */
+const loggers: Array<{ level: string }> = [];
+{
+  const pino = require('pino') as ((options: object, stream: object) => object) & { symbols: { setLevelSym: symbol } };
+  const shared = Object.getPrototypeOf(Object.getPrototypeOf(pino({}, { write() {} }))) as Record<symbol, (this: { level: string }, level: unknown) => unknown>;
+  const setLevel = shared[pino.symbols.setLevelSym]!;
+  shared[pino.symbols.setLevelSym] = function recorded(this: { level: string }, level: unknown) {
+    // A logger `pino()` made sits two prototypes above the shared one; a child (made from its
+    // parent) further up, and a child's level follows its parent's unless it was given its own.
+    if (Object.getPrototypeOf(Object.getPrototypeOf(this)) === shared && !loggers.includes(this)) loggers.push(this);
+    return setLevel.call(this, level);
+  };
+  loggers.length = 0; // the probe logger above
+}
+
+process.on('message', (message: unknown) => {
   if (message === 'cpu-usage') process.send?.({ cpuUsage: process.cpuUsage(), queries });
+  else if (typeof message === 'object' && message !== null && 'logLevel' in message) {
+    for (const logger of loggers) logger.level = String(message.logLevel);
+    process.send?.({ logLevel: String(message.logLevel), loggers: loggers.length, cpuUsage: process.cpuUsage() });
+  }
 });
 process.channel?.unref();

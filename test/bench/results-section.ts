@@ -4,7 +4,7 @@ import { latency, MEASURED_HEADER, measuredRow, ms, pct, ratio, table } from './
 import { LIST_SIZES, ORGANIZATIONS, PROJECTS_PER_ORGANIZATION, USERS_PER_ORGANIZATION } from './seed';
 import { pairedRatios, pairedSummary, type PairedSummary } from './paired';
 import {
-  ACCESS_LOG_TURN_SECONDS, ACCESS_LOG_TURNS, LOGIN_CONNECTIONS, LOGIN_RAMP_SECONDS, LOGIN_SECONDS, MIXED_SECONDS, MIXED_W1_CONNECTIONS, REFERENCE_SECONDS, W1_CONNECTIONS,
+  ACCESS_LOG_CONTROL_SECONDS, ACCESS_LOG_SECONDS, ACCESS_LOG_SLICE_SECONDS, ACCESS_LOG_WARMUP_SECONDS, LOGIN_CONNECTIONS, LOGIN_RAMP_SECONDS, LOGIN_SECONDS, MIXED_SECONDS, MIXED_W1_CONNECTIONS, REFERENCE_SECONDS, W1_CONNECTIONS,
   W1_SECONDS, W1_TURNS, W1_WARMUP_SECONDS,
   type AccessLogCost, type ListLatency, type W1Turn, type W2Results,
 } from './workloads';
@@ -70,24 +70,27 @@ function w1Section(r: BenchResults): string {
 }
 
 function accessLogSection(r: BenchResults, cost: AccessLogCost): string {
-  const { warn, info, differencesUs } = cost;
+  const { warn, info, differencesUs, controlUs } = cost;
   const paired = pairedSummary(differencesUs);
+  const control = pairedSummary(controlUs);
+  const list = (values: number[]) => values.map((d) => us(d).replace(' µs', '')).join(', ');
   return [
-    `### The access log at \`info\`: W1 on the app at \`warn\` and at \`info\` taking turns, ${differencesUs.length} pairs of turns`,
+    `### The access log at \`info\`: W1 on one app, its log level switched between \`warn\` and \`info\`, ${differencesUs.length} pairs of slices`,
     '',
-    table([...MEASURED_HEADER, 'CPU per request'], [warn, info].map((m) => [...measuredRow(m), us(cpuUs(m))])),
+    table(['log level', 'slices', 'responses', 'req/s', 'CPU per request'], [warn, info].map((t) => [`\`${t.level}\``, String(t.slices), t.responses.toLocaleString('en-US'), t.rps.toFixed(0), us(t.cpuUs)])),
     '',
     table(['target', 'measured', 'result'], [
       [
-        `the access log at \`info\` adds ≤ ${ACCESS_LOG_LIMIT_US} µs of CPU per request (median over the pairs of turns of info-level app − warn-level app)`,
+        `the access log at \`info\` adds ≤ ${ACCESS_LOG_LIMIT_US} µs of CPU per request (median over the pairs of slices of info − warn)`,
         `${us(paired.median)}${intervalText(paired, us)}`,
         judged(paired.median <= ACCESS_LOG_LIMIT_US, r.load),
       ],
-      ['(for reference) the same from all turns merged', us(cpuUs(info) - cpuUs(warn)), ''],
-      ['(not a target) info-level app req/s vs the warn-level app\'s', pct(info.rps / warn.rps), ''],
+      ['(for reference) the same from all slices merged', us(info.cpuUs - warn.cpuUs), ''],
+      [`(control, not a target) \`warn\` in every slice, ${controlUs.length} pairs: second − first`, `${us(control.median)}${intervalText(control, us)}`, ''],
+      ['(not a target) req/s at `info` vs at `warn`', pct(info.rps / warn.rps), ''],
     ]),
     '',
-    `Per pair of turns, in the order run (µs): ${differencesUs.map((d) => us(d).replace(' µs', '')).join(', ')}.`,
+    `Per pair of slices, in the order run (µs): ${list(differencesUs)}. Control: ${list(controlUs)}.`,
   ].join('\n');
 }
 
@@ -167,10 +170,10 @@ export function renderResults(r: BenchResults): string {
     `then ${W1_SECONDS} s per server in ${W1_TURNS} turns of ${W1_SECONDS / W1_TURNS} s, the servers taking turns and every other round in reverse order (app, baseline, baseline, app, app, …);`,
     'each ratio is taken within each pair of consecutive turns and judged on their median; each server\'s turns are also merged (the table).',
     'PostgreSQL\'s CPU per request: the `/proc` ticks of the bench database\'s backends over each turn, per response.',
-    'The access log, after W1: a second app process at `APP_LOG_LEVEL=info`, first under W1 alone as long',
-    `as the warn-level app was in W1 (${W1_WARMUP_SECONDS + W1_SECONDS} s, so both are equally warm), then both take turns as W1's servers do (${W1_WARMUP_SECONDS} s warm-up each, then`,
-    `${ACCESS_LOG_TURNS} turns of ${ACCESS_LOG_TURN_SECONDS} s each, 50 connections); each pair of consecutive turns gives one difference of CPU per request, and the figure judged is their median, with the interval between`,
-    'order statistics that holds the true median with the probability shown (a sign test). W2: login alone on the app, then on the floor',
+    `The access log, after W1: the warn-level app stays under W1 (${W1_CONNECTIONS} connections, one continuous load) while the runner switches its log level between \`warn\` and \`info\``,
+    `every ${ACCESS_LOG_SLICE_SECONDS} s (warn, info, info, warn, warn, …; the app reports its CPU at each switch, the runner counts the responses): ${ACCESS_LOG_WARMUP_SECONDS} s of it discarded, then ${ACCESS_LOG_SECONDS} s measured;`,
+    `each pair of consecutive slices gives one difference of CPU per request, and the figure judged is their median, with the interval between`,
+    `order statistics that holds the true median with the probability shown (a sign test). A control follows: ${ACCESS_LOG_CONTROL_SECONDS} s the same way with \`warn\` in every slice. W2: login alone on the app, then on the floor`,
     `(${LOGIN_CONNECTIONS} connections, valid email and password, users cycled, one client address per request via \`X-Forwarded-For\``,
     `so the per-IP login limit stays out of the way) for ${LOGIN_RAMP_SECONDS} s of ramp plus ${LOGIN_SECONDS} s, login req/s counted after the ramp; W1 alone at`,
     `${MIXED_W1_CONNECTIONS} connections (${REFERENCE_SECONDS} s); then logins again and, once past the ramp, W1 (${MIXED_W1_CONNECTIONS} connections) for ${MIXED_SECONDS} s alongside them.`,

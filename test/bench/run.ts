@@ -5,7 +5,7 @@
  * benchmark (test/bench/prune.bench.ts) when present, which writes its own section.
  *
  *   npm run bench                  BENCH_SCALE=0.2 npm run bench   (a quick smoke run)
- *   BENCH_INFO_LEVEL=0 leaves out the app at info log level; BENCH_PRUNE=0 skips the pruning benchmark,
+ *   BENCH_INFO_LEVEL=0 leaves out the access log's measurement (the app at info log level); BENCH_PRUNE=0 skips the pruning benchmark,
  *   BENCH_NOTES=0 the notes benchmark (test/bench/notes.bench.ts: POST /notes under the quota check),
  *   BENCH_API_KEY=0 the API-key benchmark (test/bench/api-key.bench.ts: W1 by bearer key beside the cookie),
  *   BENCH_COPILOT=0 the copilot benchmark (test/bench/copilot.bench.ts: streamed AI calls against the OpenAI fake),
@@ -26,7 +26,7 @@ import { writeSection } from './report';
 import { renderResults, type BenchResults } from './results-section';
 import { databaseBackends, seedBenchDatabase, type BenchData } from './seed';
 import { busiestText, RUN_LOAD_AT_START_ENV, startMachineLoad, watchWindow, type LoadWindow } from './quiet-machine';
-import { accessLogCost, listLatency, w1, w2, W1_SECONDS, W1_WARMUP_SECONDS, type AccessLogCost, type Settings, type Target } from './workloads';
+import { accessLogCost, listLatency, w1, w2, type AccessLogCost, type Settings, type Target } from './workloads';
 
 const SECTION = '## HTTP workloads (`npm run bench`)';
 const HARD_DEADLINE_MS = 15 * 60_000; // the copilot benchmark added about 1.5 min, the audit one up to 4, the passkey one about 40 s
@@ -163,8 +163,8 @@ async function main(): Promise<void> {
   atCleanUp(() => rm(logDir, { recursive: true, force: true }));
 
   const withInfo = process.env.BENCH_INFO_LEVEL !== '0';
-  step(`starting the app${withInfo ? ', the app at info log level' : ''} and the baseline`);
-  const [app, baseline, info] = await Promise.all([
+  step('starting the app and the baseline');
+  const [app, baseline] = await Promise.all([
     startApp(data, await freePort(), logDir, 'warn'),
     freePort().then((port) =>
       startServerChild({
@@ -176,27 +176,19 @@ async function main(): Promise<void> {
         readyPath: '/ping',
       }),
     ),
-    withInfo ? freePort().then((port) => startApp(data, port, logDir, 'info')) : undefined,
   ]);
-  for (const child of [app, baseline, info]) if (child) atCleanUp(() => child.stop());
+  for (const child of [app, baseline]) atCleanUp(() => child.stop());
   const appTarget = { label: 'app', url: app.url, cpuUsage: () => app.cpuUsage() };
   const baseTarget = { label: 'baseline', url: baseline.url, cpuUsage: () => baseline.cpuUsage() };
-  const infoTarget = info ? { label: 'app, info log level', url: info.url, cpuUsage: () => info.cpuUsage() } : undefined;
-  await checkSameAnswer([appTarget, baseTarget, ...(infoTarget ? [infoTarget] : [])], `${settings.cookieName}=${data.tokens[0]}`);
+  await checkSameAnswer([appTarget, baseTarget], `${settings.cookieName}=${data.tokens[0]}`);
 
   step('W1');
   const w1Results = await measured(data, machineLoad.windows, () => w1([appTarget, baseTarget], data, settings, { backendPids: databaseBackends(data.url) }));
   let accessLog: AccessLogCost | undefined;
-  if (infoTarget) {
-    // The info-level app first runs W1 alone as long as the warn-level app just did (its warm-up
-    // and its turns), so the two are equally warm; measured before W1 instead, the warn-level
-    // app would have gone into W1 far warmer than the floor.
-    step('the access log: the app at warn and at info taking turns');
-    accessLog = await measured(data, machineLoad.windows, () =>
-      accessLogCost(appTarget, infoTarget, data, settings, { cold: [infoTarget], warmUpSeconds: W1_WARMUP_SECONDS + W1_SECONDS }),
-    );
+  if (withInfo) {
+    step('the access log: the app under W1, its log level switched between warn and info every half second');
+    accessLog = await measured(data, machineLoad.windows, () => accessLogCost({ ...appTarget, setLogLevel: (level) => app.setLogLevel(level) }, data, settings));
   }
-  await info?.stop();
   step('W2');
   const w2Results = await measured(data, machineLoad.windows, () => w2(appTarget, baseTarget, data, settings));
   step('list latency');

@@ -1,6 +1,5 @@
 import autocannon, { type RawResult } from 'autocannon';
 import { cannon, cookieCycle, loginCycle, settle, summarize, type Measured } from './load';
-import { pairedBy } from './paired';
 import { processTicks, TICK_MICROS } from './quiet-machine';
 import { emptySamples, fromSamples, listOf, sequentialClient, type Samples } from './sequential';
 import { LOGIN_PASSWORD, type BenchData } from './seed';
@@ -153,53 +152,138 @@ export async function w1(
   return { merged: targets.map((target) => merged(target, windows.get(target)!)), turns };
 }
 
-/** Turns of the access-log measurement per app, and their length before BENCH_SCALE. */
-export const ACCESS_LOG_TURNS = 10;
-export const ACCESS_LOG_TURN_SECONDS = 2.5;
+/** The access-log measurement's slices, warm-up and control, before BENCH_SCALE. */
+export const ACCESS_LOG_SLICE_SECONDS = 0.5;
+export const ACCESS_LOG_SECONDS = 60;
+export const ACCESS_LOG_CONTROL_SECONDS = 30;
+export const ACCESS_LOG_WARMUP_SECONDS = 10;
+
+/** An app whose log level the runner can switch between windows (`ServerChild.setLogLevel`). */
+export interface LevelSwitchable extends Target {
+  /** Sets the level; resolves to the server's `process.cpuUsage()` right after. */
+  setLogLevel(level: string): Promise<NodeJS.CpuUsage>;
+}
+
+/** One level's slices of the access-log measurement, summed. */
+export interface LevelTotals {
+  level: string;
+  slices: number;
+  responses: number;
+  rps: number;
+  /** Server CPU per request over its slices, µs. */
+  cpuUs: number;
+}
 
 export interface AccessLogCost {
-  /** Each app's turns merged. */
-  warn: Measured;
-  info: Measured;
-  /** Per pair of consecutive turns, in the order run: the info-level app's CPU per request minus the warn-level app's, in µs. */
+  warn: LevelTotals;
+  info: LevelTotals;
+  /** Per pair of consecutive slices, in the order run: CPU per request at `info` minus at `warn`, µs. */
   differencesUs: number[];
+  /** The same protocol with `warn` in every slice: per pair, the second slice's CPU per request minus the first's (what the method reads when nothing changes). */
+  controlUs: number[];
+}
+
+export interface LevelSlice {
+  level: string;
+  responses: number;
+  cpuUs: number;
+  seconds: number;
 }
 
 /**
- * What the access log costs a W1 request: two copies of the app, one at `warn` (no access line)
- * and one at `info`, taking turns under W1 as W1's servers do (its warm-up, then
- * ACCESS_LOG_TURNS turns each, every other round in reverse order). Each pair of consecutive
- * turns gives one difference of CPU per request; their median is the figure
- * (test/bench/paired.ts).
- *
- * In turns, each app runs as W1 does, alone at 50 connections. Side by side (25 connections
- * each, as this measured until 2026-12-02), each app's CPU per request was half as much again
- * as alone (386 against 254 µs: fewer requests per turn of its event loop, two servers
- * competing for the cores), and the difference moved by ±100 µs from one window to the next; a
- * control with two warn-level apps read −10 µs (−24 to 14), so the method could not tell 15 µs
- * from nothing. Taking turns after W1's warm-up, the same app's CPU per request stays within a
- * few per cent from one turn to the next on a quiet machine.
- *
- * Both apps must be equally warm: a process that has served a few thousand requests still runs
- * part of the path unoptimized and still sizes its heap. So the apps in `cold` (both unless
- * told) first run W1 alone for `warmUpSeconds` (`npm run bench` gives the info-level app as
- * long as the warn-level one has just run in W1).
+ * W1 on one app for `seconds`, its log level switched every ACCESS_LOG_SLICE_SECONDS in the order
+ * a, b, b, a, a, b, … (`levels`), as one continuous load: at each switch the app reports its CPU,
+ * and the runner counts the responses it has received. Each slice is the CPU and the responses
+ * between two switches. The first second (connections opening) is not sliced.
  */
-export async function accessLogCost(
-  warn: Target,
-  info: Target,
-  data: BenchData,
-  settings: Settings,
-  { cold = [warn, info], warmUpSeconds = W1_WARMUP_SECONDS }: { cold?: readonly Target[]; warmUpSeconds?: number } = {},
-): Promise<AccessLogCost> {
-  for (const target of cold) await w1Window(target, data, settings, secs(settings, warmUpSeconds));
-  const { merged: [warnMerged, infoMerged], turns } = await w1([warn, info], data, settings, {
-    turns: ACCESS_LOG_TURNS,
-    seconds: ACCESS_LOG_TURNS * ACCESS_LOG_TURN_SECONDS,
+async function slicedByLevel(target: LevelSwitchable, data: BenchData, settings: Settings, levels: readonly [string, string], seconds: number): Promise<LevelSlice[]> {
+  const count = Math.max(2, Math.round(seconds / ACCESS_LOG_SLICE_SECONDS / 2) * 2);
+  let responses = 0;
+  let done = false;
+  const instance = autocannon({
+    url: target.url,
+    connections: W1_CONNECTIONS,
+    duration: seconds + 30, // stopped once the slices are taken
+    requests: w1Requests(data, settings),
+    skipAggregateResult: true,
   });
-  const differencesUs = pairedBy(turns, info.label, (i, w) => i.cpuUs - w.cpuUs);
-  progress(`access log: info − warn per pair of turns ${differencesUs.map((d) => d.toFixed(0)).join(', ')} µs`);
-  return { warn: warnMerged!, info: infoMerged!, differencesUs };
+  instance.on('response', () => {
+    responses += 1;
+  });
+  const finished = Promise.resolve(instance).then(() => {
+    done = true;
+  });
+  const slices: LevelSlice[] = [];
+  try {
+    await sleep(1);
+    const levelOf = (i: number) => levels[[0, 1, 1, 0][i % 4]!]!;
+    let before = { cpu: cpuMicros(await target.setLogLevel(levelOf(0))), responses, at: performance.now() };
+    for (let i = 0; i < count && !done; i++) {
+      await sleep(ACCESS_LOG_SLICE_SECONDS);
+      const cpu = cpuMicros(await target.setLogLevel(i + 1 < count ? levelOf(i + 1) : levels[0]));
+      const after = { cpu, responses, at: performance.now() };
+      slices.push({ level: levelOf(i), responses: after.responses - before.responses, cpuUs: after.cpu - before.cpu, seconds: (after.at - before.at) / 1000 });
+      before = after;
+    }
+  } finally {
+    instance.stop();
+    await finished;
+  }
+  if (slices.length < count) throw new Error(`W1 on ${target.label} ended after ${slices.length} of ${count} slices`);
+  return slices;
+}
+
+/** `second − first` CPU per request of each pair of consecutive slices (0 and 1, 2 and 3, …), with `first` the pair's `levels[0]` slice when the two differ. */
+export function sliceDifferences(slices: readonly LevelSlice[], levels: readonly [string, string]): number[] {
+  const perRequest = (slice: LevelSlice) => slice.cpuUs / slice.responses;
+  const differences: number[] = [];
+  for (let i = 0; i + 1 < slices.length; i += 2) {
+    const [a, b] = [slices[i]!, slices[i + 1]!];
+    const [low, high] = a.level === levels[1] && b.level !== levels[1] ? [b, a] : [a, b];
+    differences.push(perRequest(high) - perRequest(low));
+  }
+  return differences;
+}
+
+function totals(slices: readonly LevelSlice[], level: string): LevelTotals {
+  const mine = slices.filter((slice) => slice.level === level);
+  const responses = mine.reduce((sum, slice) => sum + slice.responses, 0);
+  const seconds = mine.reduce((sum, slice) => sum + slice.seconds, 0);
+  const cpu = mine.reduce((sum, slice) => sum + slice.cpuUs, 0);
+  return { level, slices: mine.length, responses, rps: responses / seconds, cpuUs: cpu / responses };
+}
+
+/**
+ * What the access log costs a W1 request: one app process under W1, its log level switched
+ * between `warn` (no access line) and `info` every half second (`slicedByLevel`), for
+ * ACCESS_LOG_SECONDS; each pair of consecutive slices gives one difference of CPU per request,
+ * their median is the figure (test/bench/paired.ts). Then the control: the same for
+ * ACCESS_LOG_CONTROL_SECONDS with `warn` in every slice, which shows how far the method reads
+ * from zero when nothing changes. A discarded warm-up of ACCESS_LOG_WARMUP_SECONDS, switching as
+ * measured, comes first: the app has run W1 at `warn` only, so its access-line code is not yet
+ * compiled, and the first level switches deoptimize what had taken the logger's methods for
+ * constants. The app is left at `warn`.
+ *
+ * One process, not two: two copies of the same app, taking turns under W1 at one level each,
+ * differed by their own offsets (two warn-level copies read 286 and 322 µs a request, medians of
+ * eight turns each; JIT decisions and heap layout differ from one process to the next), which
+ * the 15 µs target cannot be told from. Half-second slices in one continuous load, in
+ * a-b-b-a order, also leave a drift of the machine's load no time to act between the two
+ * halves of a pair.
+ */
+export async function accessLogCost(app: LevelSwitchable, data: BenchData, settings: Settings): Promise<AccessLogCost> {
+  const levels = ['warn', 'info'] as const;
+  try {
+    await slicedByLevel(app, data, settings, levels, secs(settings, ACCESS_LOG_WARMUP_SECONDS));
+    const slices = await slicedByLevel(app, data, settings, levels, secs(settings, ACCESS_LOG_SECONDS));
+    const control = await slicedByLevel(app, data, settings, ['warn', 'warn'], secs(settings, ACCESS_LOG_CONTROL_SECONDS));
+    const differencesUs = sliceDifferences(slices, levels);
+    const controlUs = sliceDifferences(control, ['warn', 'warn']);
+    progress(`access log: info − warn per pair of slices ${differencesUs.map((d) => d.toFixed(0)).join(', ')} µs; control ${controlUs.map((d) => d.toFixed(0)).join(', ')} µs`);
+    return { warn: totals(slices, 'warn'), info: totals(slices, 'info'), differencesUs, controlUs };
+  } finally {
+    await app.setLogLevel('warn');
+  }
 }
 
 export interface W2Results {
