@@ -34,8 +34,9 @@ const loggers: Array<{ level: string }> = [];
   const shared = Object.getPrototypeOf(Object.getPrototypeOf(pino({}, { write() {} }))) as Record<symbol, (this: { level: string }, level: unknown) => unknown>;
   const setLevel = shared[pino.symbols.setLevelSym]!;
   shared[pino.symbols.setLevelSym] = function recorded(this: { level: string }, level: unknown) {
-    // A logger `pino()` made sits two prototypes above the shared one; a child (made from its
-    // parent) further up, and a child's level follows its parent's unless it was given its own.
+    // For a logger `pino()` made, the shared prototype is its prototype's prototype; a child is
+    // made from its parent, so the shared one is further up, and a child's level follows its
+    // parent's unless it was given its own.
     if (Object.getPrototypeOf(Object.getPrototypeOf(this)) === shared && !loggers.includes(this)) loggers.push(this);
     return setLevel.call(this, level);
   };
