@@ -1,5 +1,6 @@
 import autocannon, { type RawResult } from 'autocannon';
 import { cannon, cookieCycle, loginCycle, settle, summarize, type Measured } from './load';
+import { pairedBy } from './paired';
 import { processTicks, TICK_MICROS } from './quiet-machine';
 import { emptySamples, fromSamples, listOf, sequentialClient, type Samples } from './sequential';
 import { LOGIN_PASSWORD, type BenchData } from './seed';
@@ -179,11 +180,13 @@ export interface AccessLogCost {
   info: LevelTotals;
   /** Per pair of consecutive slices, in the order run: CPU per request at `info` minus at `warn`, µs. */
   differencesUs: number[];
-  /** The same protocol with `warn` in every slice: per pair, the second slice's CPU per request minus the first's (what the method reads when nothing changes). */
+  /** The same protocol with `warn` in both arms: per pair, arm b's CPU per request minus arm a's (what the method reads when nothing changes). */
   controlUs: number[];
 }
 
+/** One slice of `slicedByLevel`: its arm (a or b, in the order a, b, b, a, …) and the arm's level. */
 export interface LevelSlice {
+  label: 'a' | 'b';
   level: string;
   responses: number;
   cpuUs: number;
@@ -191,11 +194,13 @@ export interface LevelSlice {
 }
 
 /**
- * W1 on one app for `seconds`, its log level switched every ACCESS_LOG_SLICE_SECONDS in the order
- * a, b, b, a, a, b, … (`levels`), as one continuous load: at each switch the app reports its CPU,
+ * W1 on one app for `seconds`, its log level switched every ACCESS_LOG_SLICE_SECONDS between two
+ * arms, in the order a, b, b, a, a, b, … (arm a at `levels[0]`, b at `levels[1]`), as one continuous load: at each switch the app reports its CPU,
  * and the runner counts the responses it has received. Each slice is the CPU and the responses
  * between two switches. The first second (connections opening) is not sliced.
  */
+const ARMS = ['a', 'b', 'b', 'a'] as const;
+
 async function slicedByLevel(target: LevelSwitchable, data: BenchData, settings: Settings, levels: readonly [string, string], seconds: number): Promise<LevelSlice[]> {
   const count = Math.max(2, Math.round(seconds / ACCESS_LOG_SLICE_SECONDS / 2) * 2);
   let responses = 0;
@@ -216,13 +221,14 @@ async function slicedByLevel(target: LevelSwitchable, data: BenchData, settings:
   const slices: LevelSlice[] = [];
   try {
     await sleep(1);
-    const levelOf = (i: number) => levels[[0, 1, 1, 0][i % 4]!]!;
+    const armOf = (i: number) => ARMS[i % 4]!;
+    const levelOf = (i: number) => levels[armOf(i) === 'a' ? 0 : 1];
     let before = { cpu: cpuMicros(await target.setLogLevel(levelOf(0))), responses, at: performance.now() };
     for (let i = 0; i < count && !done; i++) {
       await sleep(ACCESS_LOG_SLICE_SECONDS);
       const cpu = cpuMicros(await target.setLogLevel(i + 1 < count ? levelOf(i + 1) : levels[0]));
       const after = { cpu, responses, at: performance.now() };
-      slices.push({ level: levelOf(i), responses: after.responses - before.responses, cpuUs: after.cpu - before.cpu, seconds: (after.at - before.at) / 1000 });
+      slices.push({ label: armOf(i), level: levelOf(i), responses: after.responses - before.responses, cpuUs: after.cpu - before.cpu, seconds: (after.at - before.at) / 1000 });
       before = after;
     }
   } finally {
@@ -233,16 +239,13 @@ async function slicedByLevel(target: LevelSwitchable, data: BenchData, settings:
   return slices;
 }
 
-/** `second − first` CPU per request of each pair of consecutive slices (0 and 1, 2 and 3, …), with `first` the pair's `levels[0]` slice when the two differ. */
-export function sliceDifferences(slices: readonly LevelSlice[], levels: readonly [string, string]): number[] {
-  const perRequest = (slice: LevelSlice) => slice.cpuUs / slice.responses;
-  const differences: number[] = [];
-  for (let i = 0; i + 1 < slices.length; i += 2) {
-    const [a, b] = [slices[i]!, slices[i + 1]!];
-    const [low, high] = a.level === levels[1] && b.level !== levels[1] ? [b, a] : [a, b];
-    differences.push(perRequest(high) - perRequest(low));
-  }
-  return differences;
+/**
+ * Arm b's CPU per request minus arm a's in each pair of consecutive slices (`pairedBy`): b second
+ * in half the pairs and first in the other half, so an effect of a slice's place in its pair
+ * cancels out of the median, for the measurement and for the control alike.
+ */
+export function armDifferences(slices: readonly LevelSlice[]): number[] {
+  return pairedBy(slices, 'b', (b, a) => b.cpuUs / b.responses - a.cpuUs / a.responses);
 }
 
 function totals(slices: readonly LevelSlice[], level: string): LevelTotals {
@@ -258,7 +261,7 @@ function totals(slices: readonly LevelSlice[], level: string): LevelTotals {
  * between `warn` (no access line) and `info` every half second (`slicedByLevel`), for
  * ACCESS_LOG_SECONDS; each pair of consecutive slices gives one difference of CPU per request,
  * their median is the figure (test/bench/paired.ts). Then the control: the same for
- * ACCESS_LOG_CONTROL_SECONDS with `warn` in every slice, which shows how far the method reads
+ * ACCESS_LOG_CONTROL_SECONDS with `warn` in both arms, which shows how far the method reads
  * from zero when nothing changes. A discarded warm-up of ACCESS_LOG_WARMUP_SECONDS, switching as
  * measured, comes first: the app has run W1 at `warn` only, so its access-line code is not yet
  * compiled, and the first level switches deoptimize what had taken the logger's methods for
@@ -277,8 +280,8 @@ export async function accessLogCost(app: LevelSwitchable, data: BenchData, setti
     await slicedByLevel(app, data, settings, levels, secs(settings, ACCESS_LOG_WARMUP_SECONDS));
     const slices = await slicedByLevel(app, data, settings, levels, secs(settings, ACCESS_LOG_SECONDS));
     const control = await slicedByLevel(app, data, settings, ['warn', 'warn'], secs(settings, ACCESS_LOG_CONTROL_SECONDS));
-    const differencesUs = sliceDifferences(slices, levels);
-    const controlUs = sliceDifferences(control, ['warn', 'warn']);
+    const differencesUs = armDifferences(slices);
+    const controlUs = armDifferences(control);
     progress(`access log: info − warn per pair of slices ${differencesUs.map((d) => d.toFixed(0)).join(', ')} µs; control ${controlUs.map((d) => d.toFixed(0)).join(', ')} µs`);
     return { warn: totals(slices, 'warn'), info: totals(slices, 'info'), differencesUs, controlUs };
   } finally {
