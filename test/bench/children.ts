@@ -27,6 +27,10 @@ export interface ServerChild {
    * child's `process.cpuUsage()` read right after, so a window can start or end at the switch.
    */
   setLogLevel(level: string): Promise<NodeJS.CpuUsage>;
+  /** Starts V8's sampling heap profiler in the child (`cpu-reporter.ts`), freed objects kept. */
+  startAllocationSampling(): Promise<void>;
+  /** Stops it; the child writes the profile to `path` (JSON, `HeapProfiler.stopSampling`'s `profile`). */
+  stopAllocationSampling(path: string): Promise<void>;
 }
 
 const running = new Set<ChildProcess>();
@@ -97,6 +101,12 @@ export async function startServerChild(options: StartOptions): Promise<ServerChi
     });
   const report = () =>
     ask('cpu-usage', (reply): reply is { cpuUsage: NodeJS.CpuUsage; queries: number } => typeof reply === 'object' && reply !== null && 'cpuUsage' in reply, 'report its CPU usage');
+  const sampling = (request: string) =>
+    ask(
+      { allocations: request },
+      (reply): reply is { allocations: string; error?: string } => typeof reply === 'object' && reply !== null && (reply as { allocations?: unknown }).allocations === request,
+      request === 'start' ? 'start sampling its allocations' : 'write its allocation profile',
+    );
   const server: ServerChild = {
     name: options.name,
     url: `http://127.0.0.1:${options.port}`,
@@ -121,6 +131,13 @@ export async function startServerChild(options: StartOptions): Promise<ServerChi
       );
       if (loggers === 0) throw new Error(`${options.name} has no logger whose level could be set`);
       return cpuUsage;
+    },
+    async startAllocationSampling() {
+      await sampling('start');
+    },
+    async stopAllocationSampling(path) {
+      const { error } = await sampling(path);
+      if (error) throw new Error(`${options.name} could not write its allocation profile: ${error}`);
     },
   };
   try {

@@ -4,8 +4,11 @@
  * `COPILOT_PROFILE_CONCURRENCY` (5) at a time against the OpenAI fake answering one delta after
  * 5 ms, so what is measured is each call's own work, not the streaming. Prints each server's CPU
  * per call and its main thread's self time by function and by package. COPILOT_PROFILE_FLAGS
- * runs the servers with other node flags instead of the profiler (`--trace-gc-nvp`), and
- * COPILOT_PROFILE_DIR keeps their logs.
+ * runs the servers with other node flags instead of the profiler (`--trace-gc-nvp`),
+ * COPILOT_PROFILE_ALLOCATIONS=1 prints what each server allocates per call instead (V8's sampling
+ * heap profiler over the measured calls, what garbage collection freed kept, no CPU profiler), and
+ * COPILOT_PROFILE_DIR keeps their logs. BENCH_APP_ENTRY runs another build of the app
+ * (`dist/server/main.js`, as `npm run start:prod` does, after `npm run build:server`).
  *
  *   npx tsx test/bench/copilot-profile.ts
  */
@@ -16,7 +19,8 @@ import { startOpenAiFake } from '../fakes/openai-fake';
 import { createTestDatabase } from '../support/postgres';
 import { freePort, startServerChild, type ServerChild } from './children';
 import { copilotServer, seedCopilotOrganizations, type Caller } from './copilot-seed';
-import { summarizeProfile } from './cpu-profile';
+import { readFile } from 'node:fs/promises';
+import { summarizeAllocations, summarizeProfile, type AllocationProfile } from './cpu-profile';
 import { atCleanUp, runBench } from './lifecycle';
 
 const CALLS = Number(process.env.COPILOT_PROFILE_CALLS ?? 1_500);
@@ -55,7 +59,8 @@ async function main(): Promise<void> {
   if (!kept) atCleanUp(() => rm(dir, { recursive: true, force: true }));
   // COPILOT_PROFILE_FLAGS replaces the profiler's flags (e.g. `--trace-gc-nvp`; the servers' logs are then printed).
   const extraFlags = process.env.COPILOT_PROFILE_FLAGS?.split(' ').filter(Boolean);
-  const profiled = (name: string) => extraFlags ?? ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`, '--cpu-prof-interval=100'];
+  const allocationsOnly = process.env.COPILOT_PROFILE_ALLOCATIONS === '1';
+  const profiled = (name: string) => (allocationsOnly ? [] : extraFlags) ?? ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`, '--cpu-prof-interval=100'];
   const servers: Array<{ name: string; child: ServerChild; callers: Caller[]; spawnedAt: number }> = [];
   for (const name of ['app', 'floor'] as const) {
     const port = await freePort();
@@ -75,13 +80,25 @@ async function main(): Promise<void> {
   const cpu = new Map<string, number>();
   for (const { name, child, callers } of servers) {
     await drive(child.url, callers, WARMUP);
+    if (allocationsOnly) await child.startAllocationSampling();
     const before = await child.cpuUsage();
     startedAt.set(name, Date.now());
     await drive(child.url, callers, CALLS);
     const after = await child.cpuUsage();
+    if (allocationsOnly) await child.stopAllocationSampling(join(dir, `${name}.heapprofile`));
     cpu.set(name, (after.user - before.user + after.system - before.system) / CALLS);
   }
   for (const { child } of servers) await child.stop(15_000);
+  if (allocationsOnly) {
+    for (const { name } of servers) {
+      const summary = summarizeAllocations(JSON.parse(await readFile(join(dir, `${name}.heapprofile`), 'utf8')) as AllocationProfile, 40);
+      const perCall = (bytes: number) => `${(bytes / CALLS / 1024).toFixed(1)} KB/call`;
+      step(`${name}: ${perCall(summary.bytes)} allocated (sampled), ${(cpu.get(name)! / 1000).toFixed(3)} ms CPU per call`);
+      for (const f of summary.packages) step(`  package ${perCall(f.bytes)} ${(f.share * 100).toFixed(1)} %  ${f.name}`);
+      for (const f of summary.functions) step(`  self ${perCall(f.bytes)} ${(f.share * 100).toFixed(1)} %  ${f.name}`);
+    }
+    return;
+  }
   if (extraFlags) {
     for (const { name } of servers) step(`${name}: ${(cpu.get(name)! / 1000).toFixed(3)} ms CPU per call; its log: ${join(dir, `${name}.log`)}${kept ? '' : ' (gone: set COPILOT_PROFILE_DIR to keep it)'}`);
     return;

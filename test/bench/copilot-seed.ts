@@ -76,7 +76,8 @@ export function copilotServer(
 ): { entry: string; env: Record<string, string> } {
   if (kind === 'app') {
     return {
-      entry: 'app/main.ts',
+      // BENCH_APP_ENTRY runs another build, e.g. dist/server/main.js as `npm run start:prod` runs it.
+      entry: process.env.BENCH_APP_ENTRY ?? 'app/main.ts',
       env: { APP_DATABASE_URL: databaseUrl, APP_PORT: String(port), APP_LOG_LEVEL: 'warn', APP_OPENAI_API_KEY: fake.apiKey, APP_OPENAI_BASE_URL: fake.url },
     };
   }

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { createRequire } from 'node:module';
 
 /**
@@ -5,6 +7,9 @@ import { createRequire } from 'node:module';
  * message with this process's `process.cpuUsage()`, so the runner can charge each server the CPU
  * it spent inside a measured window, and its `{ logLevel }` message by setting that level on the
  * process's loggers (the access-log benchmark's turns at `info` and at `warn` in one process).
+ * On `{ allocations: 'start' }` it starts V8's sampling heap profiler, keeping what garbage
+ * collection frees, and on `{ allocations: <path> }` it writes the profile there and stops (the
+ * copilot profile's allocation mode); nothing is sampled unless asked.
  * The IPC channel is unref'd: it never keeps a server alive.
  *
  * With BENCH_COUNT_QUERIES=1 it also counts the statements the process sends to PostgreSQL
@@ -43,8 +48,27 @@ const loggers: Array<{ level: string }> = [];
   loggers.length = 0; // the probe logger above
 }
 
+/** The heap sampler's session, opened on the first `allocations` message. */
+let inspector: Session | undefined;
+function allocations(request: string): void {
+  if (request === 'start') {
+    inspector ??= new Session();
+    inspector.connect();
+    // A sample every 8 KiB on average: a copilot call's ~250 KB is about 30 samples.
+    inspector.post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    process.send?.({ allocations: 'start' });
+    return;
+  }
+  inspector?.post('HeapProfiler.stopSampling', (error, result) => {
+    if (!error) writeFileSync(request, JSON.stringify(result.profile));
+    inspector?.disconnect();
+    process.send?.({ allocations: request, error: error?.message });
+  });
+}
+
 process.on('message', (message: unknown) => {
-  if (message === 'cpu-usage') process.send?.({ cpuUsage: process.cpuUsage(), queries });
+  if (typeof message === 'object' && message !== null && 'allocations' in message) allocations(String(message.allocations));
+  else if (message === 'cpu-usage') process.send?.({ cpuUsage: process.cpuUsage(), queries });
   else if (typeof message === 'object' && message !== null && 'logLevel' in message) {
     for (const logger of loggers) logger.level = String(message.logLevel);
     process.send?.({ logLevel: String(message.logLevel), loggers: loggers.length, cpuUsage: process.cpuUsage() });
