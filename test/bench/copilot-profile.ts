@@ -12,14 +12,13 @@
  *
  *   npx tsx test/bench/copilot-profile.ts
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startOpenAiFake } from '../fakes/openai-fake';
 import { createTestDatabase } from '../support/postgres';
 import { freePort, startServerChild, type ServerChild } from './children';
 import { copilotServer, seedCopilotOrganizations, type Caller } from './copilot-seed';
-import { readFile } from 'node:fs/promises';
 import { summarizeAllocations, summarizeProfile, type AllocationProfile } from './cpu-profile';
 import { atCleanUp, runBench } from './lifecycle';
 

@@ -45,11 +45,16 @@ function where(url: string, line: number): string {
   return short ? ` ${short}:${line + 1}` : '';
 }
 
-function top(map: Map<string, number>, busyUs: number, count: number): SelfTime[] {
+/** The `count` largest entries of `map`, largest first, each with its share of `total`. */
+function ranked(map: Map<string, number>, total: number, count: number): Array<{ name: string; amount: number; share: number }> {
   return [...map]
     .sort((a, b) => b[1] - a[1])
     .slice(0, count)
-    .map(([name, us]) => ({ name, ms: us / 1000, share: us / busyUs }));
+    .map(([name, amount]) => ({ name, amount, share: amount / total }));
+}
+
+function top(map: Map<string, number>, busyUs: number, count: number): SelfTime[] {
+  return ranked(map, busyUs, count).map(({ name, amount, share }) => ({ name, ms: amount / 1000, share }));
 }
 
 /**
@@ -111,8 +116,9 @@ interface AllocationNode {
 export interface AllocationSummary {
   /** Bytes allocated in all, as the sampler estimates them. */
   bytes: number;
-  /** By the function that allocated (`ms` is unused: `share` and `bytes` say it). */
+  /** By the function that allocated, largest first; `share` is of `bytes`. */
   functions: Array<{ name: string; bytes: number; share: number }>;
+  /** By package (the repository's own files by path), largest first. */
   packages: Array<{ name: string; bytes: number; share: number }>;
 }
 
@@ -136,7 +142,6 @@ export function summarizeAllocations(profile: AllocationProfile, count = 25): Al
     const pkg = packageOf(url, functionName);
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + node.selfSize);
   }
-  const ranked = (map: Map<string, number>) =>
-    top(map, bytes, count).map(({ name, ms, share }) => ({ name, bytes: ms * 1000, share }));
-  return { bytes, functions: ranked(byFunction), packages: ranked(byPackage) };
+  const largest = (map: Map<string, number>) => ranked(map, bytes, count).map(({ name, amount, share }) => ({ name, bytes: amount, share }));
+  return { bytes, functions: largest(byFunction), packages: largest(byPackage) };
 }
