@@ -31,6 +31,8 @@ export interface ServerChild {
   startAllocationSampling(): Promise<void>;
   /** Stops it; the child writes the profile to `path` (JSON, `HeapProfiler.stopSampling`'s `profile`). */
   stopAllocationSampling(path: string): Promise<void>;
+  /** What the child recorded of its copilot calls' stages since the last read (BENCH_STAGES=1 in its environment). */
+  stageMarks(): Promise<Array<[stage: string, at: number]>>;
 }
 
 const running = new Set<ChildProcess>();
@@ -138,6 +140,14 @@ export async function startServerChild(options: StartOptions): Promise<ServerChi
     async stopAllocationSampling(path) {
       const { error } = await sampling(path);
       if (error) throw new Error(`${options.name} could not write its allocation profile: ${error}`);
+    },
+    async stageMarks() {
+      const reply = await ask(
+        { stages: 'read' },
+        (answer): answer is { stages: Array<[string, number]> } => typeof answer === 'object' && answer !== null && Array.isArray((answer as { stages?: unknown }).stages),
+        'report its stage marks',
+      );
+      return reply.stages;
     },
   };
   try {

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { startOpenAiFake } from '../fakes/openai-fake';
 import { createTestDatabase } from '../support/postgres';
 import { freePort, startServerChild, type ServerChild } from './children';
-import { copilotServer, seedCopilotOrganizations, type Caller } from './copilot-seed';
+import { copilotCall, copilotServer, seedCopilotOrganizations, type Caller } from './copilot-seed';
 import { summarizeAllocations, summarizeProfile, type AllocationProfile } from './cpu-profile';
 import { atCleanUp, runBench } from './lifecycle';
 
@@ -27,21 +27,11 @@ const CONCURRENCY = Number(process.env.COPILOT_PROFILE_CONCURRENCY ?? 5);
 const WARMUP = 300;
 const step = (line: string) => process.stderr.write(`[copilot profile] ${line}\n`);
 
-async function call(url: string, caller: Caller): Promise<void> {
-  const res = await fetch(`${url}/notes/${caller.noteId}/copilot/improve`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: caller.cookie },
-    body: JSON.stringify({ tone: 'neutral' }),
-  });
-  await res.text();
-  if (res.status !== 200) throw new Error(`answered ${res.status}`);
-}
-
 async function drive(url: string, callers: Caller[], count: number): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < count) await call(url, callers[next++ % callers.length]!);
+      while (next < count) await copilotCall(url, callers[next++ % callers.length]!);
     }),
   );
 }

@@ -86,3 +86,14 @@ export function copilotServer(
     env: { BENCH_DATABASE_URL: databaseUrl, BENCH_PORT: String(port), BENCH_OPENAI_URL: fake.url, BENCH_OPENAI_KEY: fake.apiKey, BENCH_FLOOR_INPUT: NOTE_AS_INPUT },
   };
 }
+
+/** One copilot call (improve, neutral tone) as a member: the answer read to its end; anything but 200 throws. */
+export async function copilotCall(url: string, caller: Caller): Promise<void> {
+  const res = await fetch(`${url}/notes/${caller.noteId}/copilot/improve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: caller.cookie },
+    body: JSON.stringify({ tone: 'neutral' }),
+  });
+  await res.text();
+  if (res.status !== 200) throw new Error(`answered ${res.status}`);
+}
