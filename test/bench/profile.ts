@@ -4,14 +4,18 @@
  * writes the "W1 CPU profile" section of docs/benchmarks.md.
  *
  *   npx tsx test/bench/profile.ts          BENCH_PROFILE_LOG_LEVEL=info profiles the app logging every request
+ *
+ * BENCH_PROFILE_ALLOCATIONS=1 prints what each server allocates per request instead, by package
+ * and by function (V8's sampling heap profiler over the measured run, what garbage collection
+ * freed kept, no CPU profiler), and writes no section.
  */
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../app/config/config';
 import { freePort, startServerChild } from './children';
 import { atCleanUp, runBench } from './lifecycle';
-import { summarizeProfile, type ProfileSummary } from './cpu-profile';
+import { summarizeAllocations, summarizeProfile, type AllocationProfile, type ProfileSummary } from './cpu-profile';
 import { cannon, cookieCycle, summarize, type Measured } from './load';
 import { num, ms, table, writeSection } from './report';
 import { seedBenchDatabase, type BenchData } from './seed';
@@ -20,6 +24,7 @@ const SECTION = '## W1 CPU profile (`npx tsx test/bench/profile.ts`)';
 const WARMUP_S = 3;
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 15);
 const LOG_LEVEL = process.env.BENCH_PROFILE_LOG_LEVEL ?? 'warn';
+const ALLOCATIONS = process.env.BENCH_PROFILE_ALLOCATIONS === '1';
 
 interface Profiled {
   label: string;
@@ -37,7 +42,7 @@ async function profileOne(label: string, entry: string, env: Record<string, stri
     port,
     env: { ...env, APP_PORT: String(port), BENCH_PORT: String(port) },
     logFile: join(dir, `${label}.log`),
-    nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+    nodeFlags: ALLOCATIONS ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
     readyPath: '/ping',
   });
   try {
@@ -46,7 +51,14 @@ async function profileOne(label: string, entry: string, env: Record<string, stri
     await run(WARMUP_S);
     const skipMs = performance.now() - spawned;
     process.stderr.write(`[profile] ${label}: W1 for ${SECONDS} s\n`);
+    if (ALLOCATIONS) await child.startAllocationSampling();
     const load = summarize(label, child.url, 50, [await run(SECONDS)]);
+    if (ALLOCATIONS) {
+      const path = join(dir, `${label}.heapprofile`);
+      await child.stopAllocationSampling(path);
+      printAllocations(label, JSON.parse(await readFile(path, 'utf8')) as AllocationProfile, load.ok);
+      return { label, load, summary: { busyMs: 0, idleMs: 0, functions: [], packages: [], inclusivePackages: [] } };
+    }
     await child.stop(15_000);
     // One file per thread (tsx's loader has its own): the main thread's is the largest.
     const files = (await readdir(profileDir)).filter((f) => f.endsWith('.cpuprofile'));
@@ -57,6 +69,15 @@ async function profileOne(label: string, entry: string, env: Record<string, stri
   } finally {
     await child.stop();
   }
+}
+
+function printAllocations(label: string, profile: AllocationProfile, requests: number): void {
+  const summary = summarizeAllocations(profile, 40);
+  const perRequest = (bytes: number) => `${(bytes / Math.max(1, requests) / 1024).toFixed(2)} KB/request`;
+  const say = (line: string) => process.stderr.write(`[profile] ${line}\n`);
+  say(`${label}: ${perRequest(summary.bytes)} allocated (sampled) over ${requests} requests`);
+  for (const f of summary.packages.slice(0, 25)) say(`  package ${perRequest(f.bytes)} ${(f.share * 100).toFixed(1)} %  ${f.name}`);
+  for (const f of summary.functions) say(`  self ${perRequest(f.bytes)} ${(f.share * 100).toFixed(1)} %  ${f.name}`);
 }
 
 const share = (s: number) => `${(s * 100).toFixed(1)} %`;
@@ -99,8 +120,9 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'tk-profile-'));
   if (process.env.BENCH_PROFILE_KEEP) process.stderr.write(`[profile] profiles kept in ${dir}\n`);
   else atCleanUp(() => rm(dir, { recursive: true, force: true }));
-  const app = await profileOne('app', 'app/main.ts', { APP_DATABASE_URL: data.url, APP_LOG_LEVEL: LOG_LEVEL }, data, config.sessionCookieName, dir);
+  const app = await profileOne('app', process.env.BENCH_APP_ENTRY ?? 'app/main.ts', { APP_DATABASE_URL: data.url, APP_LOG_LEVEL: LOG_LEVEL }, data, config.sessionCookieName, dir);
   const baseline = await profileOne('baseline', 'test/bench/baseline-server.ts', { BENCH_DATABASE_URL: data.url }, data, config.sessionCookieName, dir);
+  if (ALLOCATIONS) return;
   const body = render([app, baseline]);
   process.stdout.write(`${body}\n`);
   await writeSection(SECTION, body);
