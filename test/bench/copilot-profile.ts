@@ -15,10 +15,8 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startOpenAiFake } from '../fakes/openai-fake';
-import { createTestDatabase } from '../support/postgres';
 import { freePort, startServerChild, type ServerChild } from './children';
-import { copilotCall, copilotServer, seedCopilotOrganizations, type Caller } from './copilot-seed';
+import { copilotCall, copilotServer, startCopilotDiagnostic, type Caller } from './copilot-seed';
 import { summarizeAllocations, summarizeProfile, type AllocationProfile } from './cpu-profile';
 import { atCleanUp, runBench } from './lifecycle';
 
@@ -37,11 +35,7 @@ async function drive(url: string, callers: Caller[], count: number): Promise<voi
 }
 
 async function main(): Promise<void> {
-  const db = await createTestDatabase();
-  atCleanUp(() => db.drop());
-  const { appCallers, floorCallers } = await seedCopilotOrganizations(db.database, 10, 'Profile');
-  const fake = await startOpenAiFake({ defaultScript: { firstByteDelayMs: 5, deltas: 1, deltaDelayMs: 0 } });
-  atCleanUp(() => fake.close());
+  const { appCallers, floorCallers, databaseUrl, fake } = await startCopilotDiagnostic('Profile', { firstByteDelayMs: 5, deltas: 1, deltaDelayMs: 0 });
   // COPILOT_PROFILE_DIR keeps the servers' logs and profiles there.
   const kept = process.env.COPILOT_PROFILE_DIR;
   const dir = kept ?? (await mkdtemp(join(tmpdir(), 'tk-copilot-profile-')));
@@ -56,7 +50,7 @@ async function main(): Promise<void> {
     const spawnedAt = Date.now();
     const child = await startServerChild({
       name,
-      ...copilotServer(name, { databaseUrl: db.url, port, fake }),
+      ...copilotServer(name, { databaseUrl, port, fake }),
       port,
       logFile: join(dir, `${name}.log`),
       readyPath: '/ping',

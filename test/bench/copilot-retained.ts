@@ -11,10 +11,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startOpenAiFake } from '../fakes/openai-fake';
-import { createTestDatabase } from '../support/postgres';
 import { freePort, startServerChild } from './children';
-import { copilotCall, copilotServer, seedCopilotOrganizations } from './copilot-seed';
+import { copilotCall, copilotServer, startCopilotDiagnostic } from './copilot-seed';
 import { atCleanUp, runBench } from './lifecycle';
 
 const CALLS = Number(process.env.RETAINED_CALLS ?? 50);
@@ -67,11 +65,7 @@ async function snapshotOf(pid: number, dir: string): Promise<Counts> {
 }
 
 async function main(): Promise<void> {
-  const db = await createTestDatabase();
-  atCleanUp(() => db.drop());
-  const { appCallers, floorCallers } = await seedCopilotOrganizations(db.database, 10, 'Retained');
-  const fake = await startOpenAiFake({ defaultScript: { firstByteDelayMs: 2, deltas: 1, deltaDelayMs: 0 } });
-  atCleanUp(() => fake.close());
+  const { appCallers, floorCallers, databaseUrl, fake } = await startCopilotDiagnostic('Retained', { firstByteDelayMs: 2, deltas: 1, deltaDelayMs: 0 });
   const dir = await mkdtemp(join(tmpdir(), 'tk-copilot-retained-'));
   atCleanUp(() => rm(dir, { recursive: true, force: true }));
   for (const name of ['app', 'floor'] as const) {
@@ -79,7 +73,7 @@ async function main(): Promise<void> {
     const port = await freePort();
     const child = await startServerChild({
       name,
-      ...copilotServer(name, { databaseUrl: db.url, port, fake }),
+      ...copilotServer(name, { databaseUrl, port, fake }),
       port,
       logFile: join(dir, `${name}.log`),
       readyPath: '/ping',

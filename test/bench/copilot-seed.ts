@@ -1,5 +1,8 @@
 import type { Database } from '../../adapters/postgres/database';
+import { startOpenAiFake, type FakeResponseScript, type OpenAiFake } from '../fakes/openai-fake';
+import { createTestDatabase } from '../support/postgres';
 import { insertOrganization, testSessions } from '../support/sessions';
+import { atCleanUp } from './lifecycle';
 
 /** The copilot benches' rows, written directly: members with a note each, on an unlimited AI plan. */
 export interface Caller {
@@ -96,4 +99,17 @@ export async function copilotCall(url: string, caller: Caller): Promise<void> {
   });
   await res.text();
   if (res.status !== 200) throw new Error(`answered ${res.status}`);
+}
+
+/**
+ * What the copilot diagnostics start from: a throwaway database with both organizations seeded
+ * (10 members each) and the OpenAI fake answering `script`, both dropped at the bench's clean-up.
+ */
+export async function startCopilotDiagnostic(label: string, script: FakeResponseScript): Promise<CopilotOrganizations & { databaseUrl: string; fake: OpenAiFake }> {
+  const db = await createTestDatabase();
+  atCleanUp(() => db.drop());
+  const organizations = await seedCopilotOrganizations(db.database, 10, label);
+  const fake = await startOpenAiFake({ defaultScript: script });
+  atCleanUp(() => fake.close());
+  return { ...organizations, databaseUrl: db.url, fake };
 }

@@ -13,10 +13,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startOpenAiFake } from '../fakes/openai-fake';
-import { createTestDatabase } from '../support/postgres';
 import { freePort, startServerChild, type ServerChild } from './children';
-import { copilotCall, copilotServer, seedCopilotOrganizations, type Caller } from './copilot-seed';
+import { copilotCall, copilotServer, startCopilotDiagnostic, type Caller } from './copilot-seed';
 import { atCleanUp, runBench } from './lifecycle';
 import { summarizeStages } from './stages';
 
@@ -41,17 +39,13 @@ async function round(child: ServerChild, callers: Caller[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const db = await createTestDatabase();
-  atCleanUp(() => db.drop());
-  const { appCallers, floorCallers } = await seedCopilotOrganizations(db.database, 10, 'Stages');
-  const fake = await startOpenAiFake({ defaultScript: { firstByteDelayMs: 50, deltas: DELTAS, deltaDelayMs: 1 } });
-  atCleanUp(() => fake.close());
+  const { appCallers, floorCallers, databaseUrl, fake } = await startCopilotDiagnostic('Stages', { firstByteDelayMs: 50, deltas: DELTAS, deltaDelayMs: 1 });
   const dir = await mkdtemp(join(tmpdir(), 'tk-copilot-stages-'));
   atCleanUp(() => rm(dir, { recursive: true, force: true }));
   const servers: Array<{ name: string; child: ServerChild; callers: Caller[] }> = [];
   for (const name of ['app', 'floor'] as const) {
     const port = await freePort();
-    const server = copilotServer(name, { databaseUrl: db.url, port, fake });
+    const server = copilotServer(name, { databaseUrl, port, fake });
     const child = await startServerChild({ name, ...server, env: { ...server.env, BENCH_STAGES: '1' }, port, logFile: join(dir, `${name}.log`), readyPath: '/ping' });
     atCleanUp(() => child.stop());
     servers.push({ name, child, callers: name === 'app' ? appCallers : floorCallers });
