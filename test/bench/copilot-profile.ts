@@ -15,8 +15,8 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startServerChild, type ServerChild } from './children';
-import { copilotCall, copilotServer, startCopilotDiagnostic, type Caller } from './copilot-seed';
+import type { ServerChild } from './children';
+import { copilotCall, startCopilotChild, startCopilotDiagnostic, type Caller } from './copilot-seed';
 import { summarizeAllocations, summarizeProfile, type AllocationProfile } from './cpu-profile';
 import { atCleanUp, runBench } from './lifecycle';
 
@@ -46,17 +46,8 @@ async function main(): Promise<void> {
   const profiled = (name: string) => (allocationsOnly ? [] : extraFlags) ?? ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`, '--cpu-prof-interval=100'];
   const servers: Array<{ name: string; child: ServerChild; callers: Caller[]; spawnedAt: number }> = [];
   for (const name of ['app', 'floor'] as const) {
-    const port = await freePort();
     const spawnedAt = Date.now();
-    const child = await startServerChild({
-      name,
-      ...copilotServer(name, { databaseUrl, port, fake }),
-      port,
-      logFile: join(dir, `${name}.log`),
-      readyPath: '/ping',
-      nodeFlags: profiled(name),
-    });
-    atCleanUp(() => child.stop());
+    const child = await startCopilotChild(name, { databaseUrl, fake, dir, nodeFlags: profiled(name) });
     servers.push({ name, child, callers: name === 'app' ? appCallers : floorCallers, spawnedAt });
   }
   const startedAt = new Map<string, number>();

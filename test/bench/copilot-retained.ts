@@ -11,8 +11,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, startServerChild } from './children';
-import { copilotCall, copilotServer, startCopilotDiagnostic } from './copilot-seed';
+import { copilotCall, startCopilotChild, startCopilotDiagnostic } from './copilot-seed';
 import { atCleanUp, runBench } from './lifecycle';
 
 const CALLS = Number(process.env.RETAINED_CALLS ?? 50);
@@ -70,16 +69,7 @@ async function main(): Promise<void> {
   atCleanUp(() => rm(dir, { recursive: true, force: true }));
   for (const name of ['app', 'floor'] as const) {
     const callers = name === 'app' ? appCallers : floorCallers;
-    const port = await freePort();
-    const child = await startServerChild({
-      name,
-      ...copilotServer(name, { databaseUrl, port, fake }),
-      port,
-      logFile: join(dir, `${name}.log`),
-      readyPath: '/ping',
-      nodeFlags: ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${dir}`],
-    });
-    atCleanUp(() => child.stop());
+    const child = await startCopilotChild(name, { databaseUrl, fake, dir, nodeFlags: ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${dir}`] });
     fake.setDefaultScript({ firstByteDelayMs: 2, deltas: 1, deltaDelayMs: 0 });
     for (let i = 0; i < 300; i += 5) await Promise.all(callers.slice(0, 5).map((c) => copilotCall(child.url, c)));
     const idle = await snapshotOf(child.process.pid!, dir);

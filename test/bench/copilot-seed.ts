@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import type { Database } from '../../adapters/postgres/database';
 import { startOpenAiFake, type FakeResponseScript, type OpenAiFake } from '../fakes/openai-fake';
 import { createTestDatabase } from '../support/postgres';
 import { insertOrganization, testSessions } from '../support/sessions';
+import { freePort, startServerChild, type ServerChild } from './children';
 import { atCleanUp } from './lifecycle';
 
 /** The copilot benches' rows, written directly: members with a note each, on an unlimited AI plan. */
@@ -112,4 +114,27 @@ export async function startCopilotDiagnostic(label: string, script: FakeResponse
   const fake = await startOpenAiFake({ defaultScript: script });
   atCleanUp(() => fake.close());
   return { ...organizations, databaseUrl: db.url, fake };
+}
+
+/**
+ * One copilot server (`copilotServer`) on a free port, its log in `dir`, stopped at the bench's
+ * clean-up: `env` is added to its environment, `nodeFlags` given to node.
+ */
+export async function startCopilotChild(
+  name: 'app' | 'floor',
+  options: { databaseUrl: string; fake: Pick<OpenAiFake, 'url' | 'apiKey'>; dir: string; nodeFlags?: string[]; env?: Record<string, string> },
+): Promise<ServerChild> {
+  const port = await freePort();
+  const server = copilotServer(name, { databaseUrl: options.databaseUrl, port, fake: options.fake });
+  const child = await startServerChild({
+    name,
+    entry: server.entry,
+    env: { ...server.env, ...options.env },
+    port,
+    logFile: join(options.dir, `${name}.log`),
+    readyPath: '/ping',
+    nodeFlags: options.nodeFlags ?? [],
+  });
+  atCleanUp(() => child.stop());
+  return child;
 }

@@ -13,8 +13,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startServerChild, type ServerChild } from './children';
-import { copilotCall, copilotServer, startCopilotDiagnostic, type Caller } from './copilot-seed';
+import type { ServerChild } from './children';
+import { copilotCall, startCopilotChild, startCopilotDiagnostic, type Caller } from './copilot-seed';
 import { atCleanUp, runBench } from './lifecycle';
 import { summarizeStages } from './stages';
 
@@ -44,10 +44,7 @@ async function main(): Promise<void> {
   atCleanUp(() => rm(dir, { recursive: true, force: true }));
   const servers: Array<{ name: string; child: ServerChild; callers: Caller[] }> = [];
   for (const name of ['app', 'floor'] as const) {
-    const port = await freePort();
-    const server = copilotServer(name, { databaseUrl, port, fake });
-    const child = await startServerChild({ name, ...server, env: { ...server.env, BENCH_STAGES: '1' }, port, logFile: join(dir, `${name}.log`), readyPath: '/ping' });
-    atCleanUp(() => child.stop());
+    const child = await startCopilotChild(name, { databaseUrl, fake, dir, env: { BENCH_STAGES: '1' } });
     servers.push({ name, child, callers: name === 'app' ? appCallers : floorCallers });
   }
   for (let r = 0; r < WARMUP_ROUNDS + ROUNDS; r += 1) {
