@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerChild } from './children';
 import { copilotCall, startCopilotChild, startCopilotDiagnostic, type Caller } from './copilot-seed';
-import { summarizeAllocations, summarizeProfile, type AllocationProfile } from './cpu-profile';
+import { allocationLines, summarizeAllocations, summarizeProfile, type AllocationProfile } from './cpu-profile';
 import { atCleanUp, runBench } from './lifecycle';
 
 const CALLS = Number(process.env.COPILOT_PROFILE_CALLS ?? 1_500);
@@ -68,8 +68,7 @@ async function main(): Promise<void> {
       const summary = summarizeAllocations(JSON.parse(await readFile(join(dir, `${name}.heapprofile`), 'utf8')) as AllocationProfile, 40);
       const perCall = (bytes: number) => `${(bytes / CALLS / 1024).toFixed(1)} KB/call`;
       step(`${name}: ${perCall(summary.bytes)} allocated (sampled), ${(cpu.get(name)! / 1000).toFixed(3)} ms CPU per call`);
-      for (const f of summary.packages) step(`  package ${perCall(f.bytes)} ${(f.share * 100).toFixed(1)} %  ${f.name}`);
-      for (const f of summary.functions) step(`  self ${perCall(f.bytes)} ${(f.share * 100).toFixed(1)} %  ${f.name}`);
+      for (const line of allocationLines(summary, perCall)) step(line);
     }
     return;
   }

@@ -145,3 +145,12 @@ export function summarizeAllocations(profile: AllocationProfile, count = 25): Al
   const largest = (map: Map<string, number>) => ranked(map, bytes, count).map(({ name, amount, share }) => ({ name, bytes: amount, share }));
   return { bytes, functions: largest(byFunction), packages: largest(byPackage) };
 }
+
+/**
+ * A summary's packages, then its functions, one line each (`  package <amount> <share> %  <name>`,
+ * `  self …`), each amount written by `per` (bytes per request, per call …).
+ */
+export function allocationLines(summary: AllocationSummary, per: (bytes: number) => string): string[] {
+  const line = (kind: string) => (f: { name: string; bytes: number; share: number }) => `  ${kind} ${per(f.bytes)} ${(f.share * 100).toFixed(1)} %  ${f.name}`;
+  return [...summary.packages.map(line('package')), ...summary.functions.map(line('self'))];
+}

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../app/config/config';
 import { freePort, startServerChild } from './children';
 import { atCleanUp, runBench } from './lifecycle';
-import { summarizeAllocations, summarizeProfile, type AllocationProfile, type ProfileSummary } from './cpu-profile';
+import { allocationLines, summarizeAllocations, summarizeProfile, type AllocationProfile, type ProfileSummary } from './cpu-profile';
 import { cannon, cookieCycle, summarize, type Measured } from './load';
 import { num, ms, table, writeSection } from './report';
 import { seedBenchDatabase, type BenchData } from './seed';
@@ -32,7 +32,8 @@ interface Profiled {
   summary: ProfileSummary;
 }
 
-async function profileOne(label: string, entry: string, env: Record<string, string>, data: BenchData, cookieName: string, dir: string): Promise<Profiled> {
+/** One server's W1 profile; null in the allocation mode, which prints what it found and has nothing to render. */
+async function profileOne(label: string, entry: string, env: Record<string, string>, data: BenchData, cookieName: string, dir: string): Promise<Profiled | null> {
   const port = await freePort();
   const profileDir = join(dir, label);
   const spawned = performance.now();
@@ -57,7 +58,7 @@ async function profileOne(label: string, entry: string, env: Record<string, stri
       const path = join(dir, `${label}.heapprofile`);
       await child.stopAllocationSampling(path);
       printAllocations(label, JSON.parse(await readFile(path, 'utf8')) as AllocationProfile, load.ok);
-      return { label, load, summary: { busyMs: 0, idleMs: 0, functions: [], packages: [], inclusivePackages: [] } };
+      return null;
     }
     await child.stop(15_000);
     // One file per thread (tsx's loader has its own): the main thread's is the largest.
@@ -74,10 +75,8 @@ async function profileOne(label: string, entry: string, env: Record<string, stri
 function printAllocations(label: string, profile: AllocationProfile, requests: number): void {
   const summary = summarizeAllocations(profile, 40);
   const perRequest = (bytes: number) => `${(bytes / Math.max(1, requests) / 1024).toFixed(2)} KB/request`;
-  const say = (line: string) => process.stderr.write(`[profile] ${line}\n`);
-  say(`${label}: ${perRequest(summary.bytes)} allocated (sampled) over ${requests} requests`);
-  for (const f of summary.packages.slice(0, 25)) say(`  package ${perRequest(f.bytes)} ${(f.share * 100).toFixed(1)} %  ${f.name}`);
-  for (const f of summary.functions) say(`  self ${perRequest(f.bytes)} ${(f.share * 100).toFixed(1)} %  ${f.name}`);
+  process.stderr.write(`[profile] ${label}: ${perRequest(summary.bytes)} allocated (sampled) over ${requests} requests\n`);
+  for (const line of allocationLines({ ...summary, packages: summary.packages.slice(0, 25) }, perRequest)) process.stderr.write(`[profile] ${line}\n`);
 }
 
 const share = (s: number) => `${(s * 100).toFixed(1)} %`;
@@ -122,7 +121,7 @@ async function main(): Promise<void> {
   else atCleanUp(() => rm(dir, { recursive: true, force: true }));
   const app = await profileOne('app', process.env.BENCH_APP_ENTRY ?? 'app/main.ts', { APP_DATABASE_URL: data.url, APP_LOG_LEVEL: LOG_LEVEL }, data, config.sessionCookieName, dir);
   const baseline = await profileOne('baseline', 'test/bench/baseline-server.ts', { BENCH_DATABASE_URL: data.url }, data, config.sessionCookieName, dir);
-  if (ALLOCATIONS) return;
+  if (!app || !baseline) return;
   const body = render([app, baseline]);
   process.stdout.write(`${body}\n`);
   await writeSection(SECTION, body);
